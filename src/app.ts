@@ -1,0 +1,125 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
+import { inviteRoutes } from './areas/invites/routes.js';
+import { memberRoutes } from './areas/members/routes.js';
+import { metaRoutes } from './areas/meta/routes.js';
+import { orgRoutes } from './areas/orgs/routes.js';
+import { userRoutes } from './areas/users/routes.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Deps } from './deps.js';
+import { registerAuth } from './http/auth-hook.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { RateLimiter } from './http/rate-limit.js';
+import type { App } from './http/types.js';
+import { Urls } from './http/urls.js';
+import { newId } from './ids.js';
+import { createServices } from './services.js';
+import { VERSION } from './version.js';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** Pino options or `false`; defaults to JSON logs at `config.logLevel`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];
+
+/** Builds the whole server (used by `quire serve` and by the tests), without listening. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    genReqId: () => newId(16),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    ajv: {
+      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const urls = new Urls(config.publicUrl);
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    urls,
+    log: app.log,
+  };
+  const services = createServices(deps);
+  app.decorate('quire', { deps, services, authz: services.authz, urls });
+
+  registerErrorHandling(app);
+  registerJsonParser(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Prefer', 'X-Request-Id'],
+    exposedHeaders: [...RATE_HEADERS, 'Location', 'X-Request-Id', 'Preference-Applied'],
+    maxAge: 600,
+  });
+  registerAuth(app, new RateLimiter(config.rateLimitPerMinute, clock));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quire API',
+        version: VERSION,
+        description: 'The GitBook-compatible API of this Quire server.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+
+  metaRoutes(app);
+  userRoutes(app);
+  orgRoutes(app);
+  memberRoutes(app);
+  inviteRoutes(app);
+  agentInstructionRoutes(app);
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  return app;
+}
+
+/**
+ * JSON only (text/plain and others get 415), with an empty body accepted as "no body" so that
+ * body-less POSTs work whatever Content-Type the client sends.
+ */
+function registerJsonParser(app: App): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    /^application\/([a-z0-9.+-]*\+)?json$/i,
+    { parseAs: 'string' },
+    (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      parse(request, text, done);
+    },
+  );
+}

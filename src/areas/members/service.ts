@@ -1,0 +1,218 @@
+import { sql } from 'kysely';
+import type { Actor } from '../../auth/actor.js';
+import { type MemberRole, roleRank } from '../../auth/roles.js';
+import type { Tx } from '../../db/database.js';
+import { type Page, paginate, type SortKey } from '../../db/keyset.js';
+import { lockOrganization } from '../../db/locks.js';
+import type { Deps } from '../../deps.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import type { Services } from '../../services.js';
+import type { MemberRow } from './present.js';
+import type { ListMembersQuery } from './schemas.js';
+
+export interface AddOptions {
+  /** When already a member, keep their current role if it is higher than `role`. */
+  keepHigher?: boolean;
+}
+
+export class MembersService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  /** Adds (or re-roles) a member inside the caller's transaction. */
+  async add(
+    tx: Tx,
+    orgId: string,
+    userId: string,
+    role: MemberRole | null,
+    options: AddOptions = {},
+  ): Promise<void> {
+    const current = await tx
+      .selectFrom('members')
+      .select(['role'])
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!current) {
+      await tx
+        .insertInto('members')
+        .values({
+          org_id: orgId,
+          user_id: userId,
+          role,
+          joined_at: this.deps.clock.now().toISOString(),
+          last_seen_at: null,
+          disabled: 0,
+          sso: 0,
+        })
+        .execute();
+      return;
+    }
+    if (options.keepHigher && roleRank(current.role) >= roleRank(role)) return;
+    await tx
+      .updateTable('members')
+      .set({ role })
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  async list(actor: Actor, orgId: string, query: ListMembersQuery): Promise<Page<MemberRow>> {
+    await this.services.authz.org(actor, orgId, 'listMembers');
+    let q = this.deps.db
+      .selectFrom('members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select([
+        'm.user_id',
+        'm.role',
+        'm.joined_at',
+        'm.last_seen_at',
+        'm.disabled',
+        'm.sso',
+        'u.email',
+        'u.display_name',
+        'u.photo_url',
+      ])
+      .select(sql<string>`lower(u.display_name)`.as('sort_name'))
+      .select(sql<string>`coalesce(m.last_seen_at, '')`.as('sort_seen'))
+      .where('m.org_id', '=', orgId);
+    if (query.role === 'guest') q = q.where('m.role', 'is', null);
+    else if (query.role) q = q.where('m.role', '=', query.role);
+    if (query.search) {
+      const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(u.display_name)`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(u.email)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    const sort = query.sort ?? 'joinedAt';
+    const dir = query.order ?? 'desc';
+    type Row = Awaited<ReturnType<typeof q.execute>>[number];
+    const primary: SortKey<Row> =
+      sort === 'name'
+        ? { ref: sql`lower(u.display_name)`, dir, value: (r) => r.sort_name }
+        : sort === 'lastSeenAt'
+          ? { ref: sql`coalesce(m.last_seen_at, '')`, dir, value: (r) => r.sort_seen }
+          : { ref: 'm.joined_at', dir, value: (r) => r.joined_at };
+    const page = await paginate(
+      this.deps.db,
+      q,
+      [primary, { ref: 'm.user_id', dir, value: (r) => r.user_id }],
+      query,
+      `members:${sort}:${dir}`,
+    );
+    return { ...page, items: page.items.map(toMemberRow) };
+  }
+
+  async get(actor: Actor, orgId: string, userId: string): Promise<MemberRow> {
+    await this.services.authz.org(actor, orgId, 'listMembers');
+    return this.read(orgId, userId);
+  }
+
+  async updateRole(actor: Actor, orgId: string, userId: string, role: MemberRole | null): Promise<MemberRow> {
+    await this.services.authz.org(actor, orgId, 'manageMembers');
+    await this.deps.db.transaction().execute(async (tx) => {
+      await lockOrganization(tx, this.deps.dialect, orgId);
+      const current = await this.readIn(tx, orgId, userId);
+      if (current.role === 'admin' && role !== 'admin')
+        await this.ensureAnotherAdmin(tx, orgId, userId, 'demote');
+      await tx
+        .updateTable('members')
+        .set({ role })
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .execute();
+    });
+    return this.read(orgId, userId);
+  }
+
+  /** Admins remove anyone; any member may leave. Answers whether a membership was removed. */
+  async remove(actor: Actor, orgId: string, userId: string): Promise<boolean> {
+    const membership = await this.services.authz.membership(actor, orgId);
+    if (!membership) throw notFound(`Organization "${orgId}" not found`);
+    if (userId !== actor.userId && membership.role !== 'admin') {
+      throw forbidden('Only admins can remove other members; members can only remove themselves');
+    }
+    return this.deps.db.transaction().execute(async (tx) => {
+      await lockOrganization(tx, this.deps.dialect, orgId);
+      const current = await tx
+        .selectFrom('members')
+        .select('role')
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!current) return false;
+      if (current.role === 'admin') await this.ensureAnotherAdmin(tx, orgId, userId, 'remove');
+      await tx.deleteFrom('members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+      return true;
+    });
+  }
+
+  private async ensureAnotherAdmin(tx: Tx, orgId: string, userId: string, verb: string): Promise<void> {
+    const other = await tx
+      .selectFrom('members')
+      .select('user_id')
+      .where('org_id', '=', orgId)
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .where('user_id', '!=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    if (!other) {
+      throw conflict(`Cannot ${verb} the last admin of the organization; make another member admin first`);
+    }
+  }
+
+  private read(orgId: string, userId: string): Promise<MemberRow> {
+    return this.readIn(this.deps.db, orgId, userId);
+  }
+
+  private async readIn(db: Tx | Deps['db'], orgId: string, userId: string): Promise<MemberRow> {
+    const row = await db
+      .selectFrom('members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select([
+        'm.user_id',
+        'm.role',
+        'm.joined_at',
+        'm.last_seen_at',
+        'm.disabled',
+        'm.sso',
+        'u.email',
+        'u.display_name',
+        'u.photo_url',
+      ])
+      .where('m.org_id', '=', orgId)
+      .where('m.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw notFound(`User "${userId}" is not a member of this organization`);
+    return toMemberRow(row);
+  }
+}
+
+interface JoinedMember {
+  user_id: string;
+  role: MemberRole | null;
+  joined_at: string;
+  last_seen_at: string | null;
+  disabled: 0 | 1;
+  sso: 0 | 1;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+}
+
+function toMemberRow(r: JoinedMember): MemberRow {
+  return {
+    role: r.role,
+    joined_at: r.joined_at,
+    last_seen_at: r.last_seen_at,
+    disabled: r.disabled,
+    sso: r.sso,
+    user: { id: r.user_id, email: r.email, display_name: r.display_name, photo_url: r.photo_url },
+  };
+}

@@ -1,0 +1,231 @@
+import { type Actor, emailDomain } from '../../auth/actor.js';
+import type { Tx } from '../../db/database.js';
+import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import type { Deps } from '../../deps.js';
+import { badRequest, conflict, forbidden, invalidField, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import type { OrganizationRow, OrgView } from './present.js';
+import type { CreateOrganizationBody, MergeRules, UpdateOrganizationBody } from './schemas.js';
+
+const MAX_DOMAIN_ORGS = 100;
+
+export class OrgsService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  /** Creates an organization whose first admin is `ownerId`. */
+  async create(ownerId: string, input: CreateOrganizationBody, trx?: Tx): Promise<OrgView> {
+    const run = async (tx: Tx) => {
+      const now = this.deps.clock.now().toISOString();
+      const domains = normalizeDomains(input.emailDomains ?? []);
+      const row: OrganizationRow = {
+        id: newId(),
+        title: input.title.trim(),
+        created_at: now,
+        updated_at: now,
+        created_by: ownerId,
+        email_domains: JSON.stringify(domains),
+        hostname: null,
+        type: 'business',
+        use_case: null,
+        community_type: null,
+        default_role: 'read',
+        default_content: null,
+        sso: 0,
+        ai: 0,
+        invite_links: 1,
+        logo_url: null,
+        merge_rules: JSON.stringify({ type: 'none' } satisfies MergeRules),
+      };
+      await tx.insertInto('organizations').values(row).execute();
+      await this.replaceDomains(tx, row.id, domains);
+      await this.services.members.add(tx, row.id, ownerId, 'admin');
+      return { row, role: 'admin' as const };
+    };
+    return trx ? run(trx) : this.deps.db.transaction().execute(run);
+  }
+
+  async listForActor(actor: Actor, page: PageRequest): Promise<Page<OrgView>> {
+    const query = this.deps.db
+      .selectFrom('organizations as o')
+      .innerJoin('members as m', 'm.org_id', 'o.id')
+      .selectAll('o')
+      .select('m.role as member_role')
+      .where('m.user_id', '=', actor.userId)
+      .where('m.disabled', '=', 0);
+    const result = await paginate(
+      this.deps.db,
+      query,
+      [
+        { ref: 'o.created_at', dir: 'asc', value: (r) => r.created_at },
+        { ref: 'o.id', dir: 'asc', value: (r) => r.id },
+      ],
+      page,
+      'orgs',
+    );
+    return { ...result, items: result.items.map(({ member_role, ...row }) => ({ row, role: member_role })) };
+  }
+
+  /** One query for the organization and the caller's membership: the hottest read of the API. */
+  async get(actor: Actor, orgId: string): Promise<OrgView> {
+    const found = await this.deps.db
+      .selectFrom('organizations as o')
+      .innerJoin('members as m', (join) =>
+        join.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', actor.userId).on('m.disabled', '=', 0),
+      )
+      .selectAll('o')
+      .select('m.role as member_role')
+      .where('o.id', '=', orgId)
+      .executeTakeFirst();
+    const { member_role, ...row } = found ?? { member_role: undefined };
+    this.services.authz.requireOrg(found ? { orgId, role: member_role ?? null } : undefined, orgId, 'view');
+    await this.services.authz.markSeen(actor.userId, orgId);
+    return { row: row as OrganizationRow, role: member_role };
+  }
+
+  async update(actor: Actor, orgId: string, input: UpdateOrganizationBody): Promise<OrgView> {
+    const membership = await this.services.authz.org(actor, orgId, 'admin');
+    return this.deps.db.transaction().execute(async (tx) => {
+      const patch: Partial<OrganizationRow> = { updated_at: this.deps.clock.now().toISOString() };
+      if (input.title !== undefined) patch.title = input.title.trim();
+      if (input.emailDomains !== undefined) {
+        const domains = normalizeDomains(input.emailDomains);
+        patch.email_domains = JSON.stringify(domains);
+        await this.replaceDomains(tx, orgId, domains);
+      }
+      if (input.hostname !== undefined) {
+        const taken = await tx
+          .selectFrom('organizations')
+          .select('id')
+          .where('hostname', '=', input.hostname)
+          .where('id', '!=', orgId)
+          .executeTakeFirst();
+        if (taken) throw conflict(`The hostname "${input.hostname}" is already used by another organization`);
+        patch.hostname = input.hostname;
+      }
+      if (input.defaultRole !== undefined) patch.default_role = input.defaultRole;
+      if (input.defaultContent !== undefined) {
+        if (input.defaultContent !== null) {
+          // Sites are resolved through the site area once it exists; until then no id can match.
+          throw invalidField(
+            'body.defaultContent.site',
+            `"${input.defaultContent.site}" is not a site of this organization`,
+          );
+        }
+        patch.default_content = null;
+      }
+      if (input.logo !== undefined) {
+        if (input.logo !== null && !/^https?:\/\//i.test(input.logo)) {
+          throw invalidField('body.logo', 'must be an http(s) URL');
+        }
+        patch.logo_url = input.logo;
+      }
+      if (input.sso !== undefined) patch.sso = input.sso ? 1 : 0;
+      if (input.ai !== undefined) patch.ai = input.ai ? 1 : 0;
+      if (input.inviteLinks !== undefined) patch.invite_links = input.inviteLinks ? 1 : 0;
+      if (input.mergeRules !== undefined) {
+        await this.checkRuleUsers(tx, orgId, input.mergeRules);
+        patch.merge_rules = JSON.stringify(input.mergeRules);
+      }
+      await tx.updateTable('organizations').set(patch).where('id', '=', orgId).execute();
+      const row = await tx
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', orgId)
+        .executeTakeFirstOrThrow();
+      return { row, role: membership.role };
+    });
+  }
+
+  /** Organizations that people of the caller's own email domain may join. */
+  async forEmailDomain(actor: Actor, domain: string): Promise<OrgView[]> {
+    const wanted = domain.trim().toLowerCase();
+    const own = emailDomain(actor.email);
+    if (wanted !== own) {
+      throw forbidden(`You can only list the organizations of your own email domain (${own})`);
+    }
+    const rows = await this.deps.db
+      .selectFrom('org_email_domains as d')
+      .innerJoin('organizations as o', 'o.id', 'd.org_id')
+      .leftJoin('members as m', (join) =>
+        join.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', actor.userId),
+      )
+      .selectAll('o')
+      .select('m.role as member_role')
+      .select('m.user_id as member_user')
+      .where('d.domain', '=', wanted)
+      .orderBy('o.created_at')
+      .orderBy('o.id')
+      .limit(MAX_DOMAIN_ORGS)
+      .execute();
+    return rows.map(({ member_role, member_user, ...row }) => ({
+      row,
+      role: member_user ? member_role : undefined,
+    }));
+  }
+
+  /** Joins the organization when the caller's email domain is one it accepts. */
+  async join(actor: Actor, orgId: string): Promise<void> {
+    const org = await this.deps.db
+      .selectFrom('organizations')
+      .select(['id', 'default_role'])
+      .where('id', '=', orgId)
+      .executeTakeFirst();
+    if (!org) throw notFound(`Organization "${orgId}" not found`);
+    const domain = emailDomain(actor.email);
+    const allowed = await this.deps.db
+      .selectFrom('org_email_domains')
+      .select('domain')
+      .where('org_id', '=', orgId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (!allowed) {
+      const member = await this.services.authz.membership(actor, orgId);
+      if (member) return;
+      throw badRequest(
+        `Your email domain (${domain}) is not allowed to join this organization; ask an admin to invite you`,
+      );
+    }
+    await this.deps.db.transaction().execute(async (tx) => {
+      await this.services.members.add(tx, orgId, actor.userId, org.default_role, { keepHigher: true });
+    });
+  }
+
+  private async replaceDomains(tx: Tx, orgId: string, domains: string[]): Promise<void> {
+    await tx.deleteFrom('org_email_domains').where('org_id', '=', orgId).execute();
+    if (domains.length > 0) {
+      await tx
+        .insertInto('org_email_domains')
+        .values(domains.map((domain) => ({ domain, org_id: orgId })))
+        .execute();
+    }
+  }
+
+  private async checkRuleUsers(tx: Tx, orgId: string, rules: MergeRules): Promise<void> {
+    if (rules.type !== 'rules') return;
+    for (const [i, rule] of rules.rules.entries()) {
+      if (!('users' in rule) || rule.users.length === 0) continue;
+      const found = await tx
+        .selectFrom('members')
+        .select('user_id')
+        .where('org_id', '=', orgId)
+        .where('user_id', 'in', rule.users)
+        .execute();
+      const known = new Set(found.map((r) => r.user_id));
+      const missing = rule.users.find((u) => !known.has(u));
+      if (missing) {
+        throw invalidField(
+          `body.mergeRules.rules.${i}.users`,
+          `"${missing}" is not a member of this organization`,
+        );
+      }
+    }
+  }
+}
+
+function normalizeDomains(domains: string[]): string[] {
+  return [...new Set(domains.map((d) => d.trim().toLowerCase()))];
+}

@@ -1,0 +1,98 @@
+import type { Actor } from '../../auth/actor.js';
+import type { Deps } from '../../deps.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import type { UserRow } from './present.js';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
+
+export interface NewUser {
+  email: string;
+  displayName?: string | undefined;
+}
+
+export class UsersService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  /**
+   * Creates a user; pending email invitations for the address are accepted in the same
+   * transaction, so an invited person belongs to their organizations from their first request.
+   */
+  async create(input: NewUser): Promise<UserRow> {
+    const email = normalizeEmail(input.email);
+    const displayName = input.displayName?.trim() || email.slice(0, email.indexOf('@'));
+    return this.deps.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (existing) throw conflict(`A user with the email ${email} already exists`);
+      const row = { id: newId(), email, display_name: displayName, photo_url: null };
+      await trx
+        .insertInto('users')
+        .values({ ...row, created_at: this.deps.clock.now().toISOString() })
+        .execute();
+      await this.services.invites.acceptPendingFor(trx, row.id, email);
+      return row;
+    });
+  }
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.deps.db
+      .selectFrom('users')
+      .select(['id', 'email', 'display_name', 'photo_url'])
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
+  }
+
+  async findOrCreate(input: NewUser): Promise<{ user: UserRow; created: boolean }> {
+    const existing = await this.findByEmail(input.email);
+    if (existing) return { user: existing, created: false };
+    return { user: await this.create(input), created: true };
+  }
+
+  async get(userId: string): Promise<UserRow> {
+    const row = await this.deps.db
+      .selectFrom('users')
+      .select(['id', 'email', 'display_name', 'photo_url'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw notFound(`User "${userId}" not found`);
+    return row;
+  }
+
+  /** A user the caller may see: themselves or someone sharing one of their organizations. */
+  async getVisible(actor: Actor, userId: string): Promise<UserRow> {
+    if (userId !== actor.userId) {
+      const shared = await this.deps.db
+        .selectFrom('members as mine')
+        .innerJoin('members as theirs', 'theirs.org_id', 'mine.org_id')
+        .select('mine.org_id')
+        .where('mine.user_id', '=', actor.userId)
+        .where('theirs.user_id', '=', userId)
+        .limit(1)
+        .executeTakeFirst();
+      if (!shared) throw notFound(`User "${userId}" not found`);
+    }
+    return this.get(userId);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.deps.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+export function normalizeEmail(email: string): string {
+  const value = email.trim().toLowerCase();
+  if (!EMAIL.test(value)) throw invalidField('email', `"${email}" is not an email address`);
+  return value;
+}

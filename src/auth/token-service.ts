@@ -1,0 +1,121 @@
+import type { Deps } from '../deps.js';
+import { notFound, unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Actor } from './actor.js';
+import { digestToken, generateToken, hashesMatch } from './tokens.js';
+
+export interface IssuedToken {
+  id: string;
+  /** The secret itself: shown once, never stored. */
+  token: string;
+}
+
+export interface TokenInfo {
+  id: string;
+  label: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const USED_INTERVAL_MS = 60_000;
+
+export class TokenService {
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Issues a token for `userId`; `value` lets the operator choose it (QUIRE_ADMIN_TOKEN). */
+  async create(userId: string, label: string | null, value?: string): Promise<IssuedToken> {
+    const token = value ?? generateToken();
+    const { lookup, hash } = digestToken(token);
+    const id = newId();
+    await this.deps.db
+      .insertInto('api_tokens')
+      .values({
+        id,
+        user_id: userId,
+        lookup,
+        hash,
+        label,
+        created_at: this.deps.clock.now().toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return { id, token };
+  }
+
+  /** Revokes by secret value or by id; answers the revoked token's id. */
+  async revoke(tokenOrId: string): Promise<string> {
+    const { lookup, hash } = digestToken(tokenOrId);
+    const byValue = await this.deps.db
+      .selectFrom('api_tokens')
+      .select(['id', 'hash'])
+      .where('lookup', '=', lookup)
+      .execute();
+    const match = byValue.find((row) => hashesMatch(row.hash, hash));
+    const id = match?.id ?? tokenOrId;
+    const result = await this.deps.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.deps.clock.now().toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const exists = await this.deps.db
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!exists) throw notFound('No such token (give the token itself or its id from `quire token list`)');
+    }
+    return id;
+  }
+
+  async list(userId: string): Promise<TokenInfo[]> {
+    const rows = await this.deps.db
+      .selectFrom('api_tokens')
+      .select(['id', 'label', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      label: r.label,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      revokedAt: r.revoked_at,
+    }));
+  }
+
+  /** The actor behind a bearer token; 401 when it is unknown or revoked. */
+  async authenticate(token: string): Promise<Actor> {
+    const { lookup, hash } = digestToken(token);
+    const rows = await this.deps.db
+      .selectFrom('api_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 'u.email'])
+      .where('t.lookup', '=', lookup)
+      .execute();
+    const row = rows.find((r) => hashesMatch(r.hash, hash));
+    if (!row) throw unauthorized('Invalid API token: send a token created with `quire token create`');
+    if (row.revoked_at) throw unauthorized('This API token has been revoked; create a new one');
+    await this.markUsed(row.id);
+    return { userId: row.user_id, tokenId: row.id, email: row.email };
+  }
+
+  private async markUsed(tokenId: string): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const last = this.used.get(tokenId);
+    if (last !== undefined && now - last < USED_INTERVAL_MS) return;
+    this.used.set(tokenId, now);
+    if (this.used.size > 100_000) this.used.clear();
+    await this.deps.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', tokenId)
+      .execute();
+  }
+}

@@ -1,0 +1,153 @@
+import path from 'node:path';
+
+/**
+ * The server's configuration. This module is the only place that reads `process.env`;
+ * everything else receives a `Config`.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; SQLite under `dataDir` when absent. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Absolute base URL without a trailing slash; every `urls.*` is built from it. */
+  publicUrl: string;
+  adminEmail: string;
+  adminToken: string | undefined;
+  /** Hosts and CIDR ranges that outbound fetches may reach although private or loopback. */
+  outboundAllow: string[];
+  logLevel: LogLevel;
+  /** Requests per minute per token (or per address without a token); 0 disables the limit. */
+  rateLimitPerMinute: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      name,
+      `expected an absolute http(s) URL such as https://docs.example.com, got "${raw}"`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `expected an http or https URL, got "${url.protocol}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(name, 'must not contain a query string or a fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = read(env, 'DATABASE_URL');
+  if (raw === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'expected a PostgreSQL URL such as postgres://user:pass@127.0.0.1:5432/quire',
+    );
+  }
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL');
+  }
+  return raw;
+}
+
+function outboundAllow(env: Env): string[] {
+  const raw = read(env, 'QUIRE_OUTBOUND_ALLOW');
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const cidr = /^[0-9a-fA-F.:]+\/\d{1,3}$/.test(entry);
+    const host = /^[a-zA-Z0-9.-]+$|^\[?[0-9a-fA-F:.]+\]?$/.test(entry);
+    if (!cidr && !host) {
+      throw new ConfigError(
+        'QUIRE_OUTBOUND_ALLOW',
+        `"${entry}" is neither a host name, an address nor a CIDR range`,
+      );
+    }
+  }
+  return entries;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  if (!/^[a-zA-Z0-9.:_-]+$/.test(host))
+    throw new ConfigError('HOST', `"${host}" is not a host name or address`);
+
+  const publicRaw = read(env, 'QUIRE_PUBLIC_URL');
+  const publicUrl = publicRaw ? httpUrl('QUIRE_PUBLIC_URL', publicRaw) : `http://localhost:${port}`;
+
+  const adminEmail = (read(env, 'QUIRE_ADMIN_EMAIL') ?? 'admin@localhost').toLowerCase();
+  if (!EMAIL.test(adminEmail)) {
+    throw new ConfigError('QUIRE_ADMIN_EMAIL', `"${adminEmail}" is not an email address`);
+  }
+
+  const adminToken = read(env, 'QUIRE_ADMIN_TOKEN');
+  if (adminToken !== undefined && !/^[\x21-\x7e]{32,256}$/.test(adminToken)) {
+    throw new ConfigError(
+      'QUIRE_ADMIN_TOKEN',
+      'must be 32 to 256 printable characters without spaces (for example the output of `openssl rand -hex 32`)',
+    );
+  }
+
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  return {
+    port,
+    host,
+    databaseUrl: databaseUrl(env),
+    dataDir: path.resolve(read(env, 'QUIRE_DATA_DIR') ?? './data'),
+    publicUrl,
+    adminEmail,
+    adminToken,
+    outboundAllow: outboundAllow(env),
+    logLevel: logLevel as LogLevel,
+    rateLimitPerMinute: integer(env, 'QUIRE_RATE_LIMIT', 3000, 0, 10_000_000),
+    bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  };
+}

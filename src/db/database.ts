@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Tables } from './tables.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Tables>;
+export type Tx = Transaction<Tables>;
+/** Either the database or a transaction: what read helpers accept. */
+export type Queryable = Kysely<Tables>;
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  /** PostgreSQL schema the connection uses (tests isolate each file in a fresh one). */
+  schema: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; SQLite when absent. */
+  databaseUrl?: string | undefined;
+  /** SQLite file, or ':memory:'. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to create (if missing) and use as the search path. */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+// PostgreSQL returns int8 (count(*)) as strings; every count we read fits a JS number.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pgSchema, options.pgPoolSize);
+  return openSqlite(options.sqliteFile ?? ':memory:');
+}
+
+function openSqlite(file: string): Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: undefined,
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, poolSize = 10): Promise<Database> {
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw new Error(`invalid PostgreSQL schema name "${schema}"`);
+  }
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    close: () => db.destroy(),
+  };
+}

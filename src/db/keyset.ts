@@ -1,0 +1,116 @@
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { invalidField } from '../errors.js';
+import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
+import type { Db } from './database.js';
+
+/**
+ * Keyset pagination: the cursor holds the sort values of the last row, so every page is one
+ * indexed range scan whatever its depth. Never OFFSET.
+ */
+
+type KeyValue = string | number;
+
+export interface SortKey<Row> {
+  /** Column reference ('m.joined_at') or expression, as it appears in the query. */
+  ref: string | Expression<unknown>;
+  dir: 'asc' | 'desc';
+  /** The same value read from a result row; must never be null (coalesce in the query). */
+  value: (row: Row) => KeyValue;
+}
+
+export interface PageRequest {
+  page?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface Page<Row> {
+  items: Row[];
+  count: number;
+  next?: { page: string };
+}
+
+interface Cursor {
+  /** Which ordering the cursor belongs to, so a cursor cannot be replayed on another sort. */
+  s: string;
+  v: KeyValue[];
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+function decodeCursor(page: string, signature: string, arity: number): KeyValue[] {
+  const bad = () =>
+    invalidField(
+      'querystring.page',
+      'is not a cursor of this list; pass the `next.page` value of the previous answer',
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  const cursor = parsed as Partial<Cursor> | null;
+  if (
+    !cursor ||
+    typeof cursor !== 'object' ||
+    cursor.s !== signature ||
+    !Array.isArray(cursor.v) ||
+    cursor.v.length !== arity ||
+    !cursor.v.every((v) => typeof v === 'string' || typeof v === 'number')
+  ) {
+    throw bad();
+  }
+  return cursor.v;
+}
+
+function refOf(key: SortKey<unknown>): Expression<unknown> {
+  return typeof key.ref === 'string' ? sql.ref(key.ref) : key.ref;
+}
+
+/** (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ..., with < for descending keys. */
+function after(keys: SortKey<unknown>[], values: KeyValue[]): Expression<SqlBool> {
+  const branches = keys.map((key, i) => {
+    const parts = keys.slice(0, i).map((prev, j) => sql`${refOf(prev)} = ${values[j]}`);
+    parts.push(sql`${refOf(key)} ${sql.raw(key.dir === 'asc' ? '>' : '<')} ${values[i]}`);
+    return sql`(${sql.join(parts, sql` AND `)})`;
+  });
+  return sql<SqlBool>`(${sql.join(branches, sql` OR `)})`;
+}
+
+export async function paginate<DB, TB extends keyof DB, Row>(
+  db: Db,
+  query: SelectQueryBuilder<DB, TB, Row>,
+  keys: SortKey<Row>[],
+  request: PageRequest,
+  /** Distinguishes orderings of the same list (e.g. 'members:name:asc'). */
+  signature: string,
+): Promise<Page<Row>> {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const anyKeys = keys as SortKey<unknown>[];
+
+  // biome-ignore lint/suspicious/noExplicitAny: the count wraps an arbitrary query as a subquery
+  const countQuery = (db as any)
+    .selectFrom(query.clearSelect().select(sql<number>`1`.as('one')).as('counted'))
+    .select(sql<number>`count(*)`.as('n'));
+
+  let pageQuery = query;
+  if (request.page) {
+    const values = decodeCursor(request.page, signature, keys.length);
+    pageQuery = pageQuery.where(() => after(anyKeys, values));
+  }
+  for (const key of anyKeys) pageQuery = pageQuery.orderBy(refOf(key), key.dir);
+
+  const [rows, counted] = await Promise.all([
+    pageQuery.limit(limit + 1).execute() as Promise<Row[]>,
+    countQuery.executeTakeFirst() as Promise<{ n: number | string } | undefined>,
+  ]);
+  const items = rows.slice(0, limit);
+  const page: Page<Row> = { items, count: Number(counted?.n ?? 0) };
+  const last = items[items.length - 1];
+  if (rows.length > limit && last) {
+    page.next = { page: encodeCursor({ s: signature, v: keys.map((k) => k.value(last)) }) };
+  }
+  return page;
+}

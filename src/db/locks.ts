@@ -1,0 +1,12 @@
+import type { Dialect, Tx } from './database.js';
+
+/**
+ * Serializes commands on one organization for the rest of the transaction. SQLite already runs
+ * one write transaction at a time; PostgreSQL needs the row lock so that, say, two concurrent
+ * demotions cannot both see "another admin remains".
+ */
+export async function lockOrganization(tx: Tx, dialect: Dialect, orgId: string): Promise<boolean> {
+  let query = tx.selectFrom('organizations').select('id').where('id', '=', orgId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,33 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database.js';
+import * as foundation from './migrations/0001-foundation.js';
+
+/** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+export async function migrateToLatest(database: Database): Promise<MigrationReport> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new StaticProvider(),
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${reason}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,103 @@
+/**
+ * Row shapes of the database, shared by SQLite and PostgreSQL. Timestamps are ISO 8601 UTC strings
+ * (they sort as text on both engines), flags are 0/1 integers and structured values are JSON text.
+ */
+
+export type Flag = 0 | 1;
+export type RoleColumn = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** First 16 hex characters of the token's SHA-256: finds the row without comparing secrets. */
+  lookup: string;
+  /** Full SHA-256 of the token, compared in constant time. */
+  hash: string;
+  label: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  /** JSON array, mirrored row by row in `org_email_domains` for lookups. */
+  email_domains: string;
+  hostname: string | null;
+  type: 'business' | 'community';
+  use_case: string | null;
+  community_type: string | null;
+  default_role: RoleColumn | null;
+  /** JSON of `{type: 'site', site}` or null. */
+  default_content: string | null;
+  sso: Flag;
+  ai: Flag;
+  invite_links: Flag;
+  logo_url: string | null;
+  /** JSON of the organization's merge rules. */
+  merge_rules: string;
+}
+
+export interface OrgEmailDomainsTable {
+  domain: string;
+  org_id: string;
+}
+
+export interface MembersTable {
+  org_id: string;
+  user_id: string;
+  /** Null for guests. */
+  role: RoleColumn | null;
+  joined_at: string;
+  last_seen_at: string | null;
+  disabled: Flag;
+  sso: Flag;
+}
+
+export interface EmailInvitesTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: RoleColumn | null;
+  invited_by: string;
+  created_at: string;
+}
+
+export interface LinkInvitesTable {
+  id: string;
+  org_id: string;
+  role: RoleColumn | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface AgentInstructionsTable {
+  org_id: string;
+  /** JSON rich-text document. */
+  instructions: string;
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface Tables {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  org_email_domains: OrgEmailDomainsTable;
+  members: MembersTable;
+  email_invites: EmailInvitesTable;
+  link_invites: LinkInvitesTable;
+  agent_instructions: AgentInstructionsTable;
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { systemClock } from './clock.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ApiError } from './errors.js';
+import { Urls } from './http/urls.js';
+import { openConfiguredDatabase, serve } from './server.js';
+import { createServices, type Services } from './services.js';
+
+const USAGE = `Usage: quire <command> [options]
+
+Commands:
+  serve                                  Start the server (the default; what \`npm start\` runs)
+  migrate                                Apply database migrations and exit
+  user create --email E [--name N]       Create a user
+  token create --email E [--label L]     Create an API token (and the user if absent); prints only the token
+  token list --email E                   List a user's tokens (ids, labels, dates; never the secrets)
+  token revoke (--token T | --id ID)     Revoke a token at once
+  org create --title T --owner E         Create an organization whose admin is E (created if absent)
+  help                                   Show this help
+
+Configuration comes from the environment; see the README.`;
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+class UsageError extends Error {}
+
+function option(values: Record<string, string | boolean | undefined>, name: string, required: true): string;
+function option(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  required?: false,
+): string | undefined;
+function option(values: Record<string, string | boolean | undefined>, name: string, required = false) {
+  const value = values[name];
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (required) throw new UsageError(`--${name} is required`);
+  return undefined;
+}
+
+/** Runs an admin command against the configured database, migrated first. */
+async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
+  const database: Database = await openConfiguredDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const log = pino({ level: 'warn' });
+    const services = createServices({
+      config,
+      database,
+      db: database.db,
+      dialect: database.dialect,
+      clock: systemClock,
+      urls: new Urls(config.publicUrl),
+      log,
+    });
+    return await run(services);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      label: { type: 'string' },
+      token: { type: 'string' },
+      id: { type: 'string' },
+      title: { type: 'string' },
+      owner: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ') || 'serve';
+  if (values.help || command === 'help') {
+    out(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+
+  switch (command) {
+    case 'serve': {
+      const server = await serve(config, out);
+      const stop = async (signal: string) => {
+        err(`Received ${signal}, shutting down`);
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      return -1;
+    }
+    case 'migrate': {
+      const database = await openConfiguredDatabase(config);
+      try {
+        const report = await migrateToLatest(database);
+        for (const name of report.applied) err(`Applied migration ${name}`);
+        err(
+          report.applied.length ? 'Database is up to date.' : 'Nothing to migrate; database is up to date.',
+        );
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'user create':
+      return withServices(config, async (services) => {
+        const user = await services.users.create({
+          email: option(values, 'email', true),
+          displayName: option(values, 'name'),
+        });
+        out(user.id);
+        err(`Created user ${user.email} (${user.display_name}).`);
+        return 0;
+      });
+    case 'token create':
+      return withServices(config, async (services) => {
+        const { user, created } = await services.users.findOrCreate({ email: option(values, 'email', true) });
+        if (created) err(`Created user ${user.email}.`);
+        const issued = await services.tokens.create(user.id, option(values, 'label') ?? null);
+        out(issued.token);
+        return 0;
+      });
+    case 'token list':
+      return withServices(config, async (services) => {
+        const email = option(values, 'email', true);
+        const user = await services.users.findByEmail(email);
+        if (!user) throw new UsageError(`No user with the email ${email}`);
+        for (const t of await services.tokens.list(user.id)) {
+          const state = t.revokedAt ? `revoked ${t.revokedAt}` : `last used ${t.lastUsedAt ?? 'never'}`;
+          out(`${t.id}\t${t.label ?? '-'}\tcreated ${t.createdAt}\t${state}`);
+        }
+        return 0;
+      });
+    case 'token revoke':
+      return withServices(config, async (services) => {
+        const target = option(values, 'token') ?? option(values, 'id');
+        if (!target) throw new UsageError('give --token <token> or --id <token id>');
+        const id = await services.tokens.revoke(target);
+        err(`Revoked token ${id}.`);
+        return 0;
+      });
+    case 'org create':
+      return withServices(config, async (services) => {
+        const { user, created } = await services.users.findOrCreate({ email: option(values, 'owner', true) });
+        if (created) err(`Created user ${user.email}.`);
+        const org = await services.orgs.create(user.id, { title: option(values, 'title', true) });
+        out(org.row.id);
+        err(`Created organization "${org.row.title}" with ${user.email} as admin.`);
+        return 0;
+      });
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      err(`Configuration error: ${error.message}`);
+      err('Fix the environment variable and start again (see the README for every setting).');
+    } else if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      err(`quire: ${(error as Error).message}\n\n${USAGE}`);
+    } else if (error instanceof ApiError) {
+      err(`quire: ${error.message}`);
+    } else {
+      err(`quire: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import { createServer } from 'node:net';
+import type { GitBookAPI } from '@gitbook/api';
+import { buildApp } from '../../src/app.js';
+import { bootstrapIfEmpty } from '../../src/bootstrap.js';
+import type { Clock } from '../../src/clock.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Database, openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { App } from '../../src/http/types.js';
+import { newId } from '../../src/ids.js';
+import { apiClient } from './client.js';
+
+export interface TestServer {
+  url: string;
+  app: App;
+  database: Database;
+  config: Config;
+  admin: { userId: string; orgId: string; token: string; api: GitBookAPI };
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real listening Quire server on a fresh database: SQLite in memory, or a new PostgreSQL
+ * schema when DATABASE_URL is set (dropped on close).
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const port = await freePort();
+  const databaseUrl = process.env.DATABASE_URL;
+  const config = loadConfig({
+    PORT: String(port),
+    QUIRE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
+    QUIRE_RATE_LIMIT: '100000',
+    QUIRE_ADMIN_EMAIL: 'admin@quire.test',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const schema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
+  const database = await openDatabase({
+    databaseUrl,
+    sqliteFile: ':memory:',
+    ...(schema ? { pgSchema: schema } : {}),
+    pgPoolSize: 4,
+  });
+  await migrateToLatest(database);
+  const app = await buildApp({ config, database, logger: false, ...(options.clock ? { clock: options.clock } : {}) });
+  const boot = await bootstrapIfEmpty(config, app.quire.services);
+  if (!boot?.generatedToken) throw new Error('test server bootstrap did not issue a token');
+  const admin = await app.quire.services.users.findByEmail(boot.email);
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    app,
+    database,
+    config,
+    admin: { userId: admin!.id, orgId: boot.orgId, token: boot.generatedToken, api: apiClient(url, boot.generatedToken) },
+    async close() {
+      await app.close();
+      if (schema && databaseUrl) {
+        const { sql } = await import('kysely');
+        await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(database.db);
+      }
+      await database.close();
+    },
+  };
+}
