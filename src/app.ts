@@ -18,6 +18,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
+import { requestValidatorCompiler } from './http/validators.js';
 import { newId } from './ids.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
@@ -61,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const services = createServices(deps);
   app.decorate('quire', { deps, services, authz: services.authz, urls });
 
+  app.setValidatorCompiler(requestValidatorCompiler());
   registerErrorHandling(app);
   registerJsonParser(app);
 

@@ -45,6 +45,25 @@ function patchEmptyDocument(doc: Json): void {
   }
 }
 
+/** OpenAPI 3.0 `nullable` as plain JSON Schema, so one validator reads both versions. */
+function convertNullable(node: Json): Json {
+  if (Array.isArray(node)) return node.map(convertNullable);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) out[key] = convertNullable(value);
+  if (out.nullable !== true) {
+    delete out.nullable;
+    return out;
+  }
+  delete out.nullable;
+  if (typeof out.type === 'string') {
+    out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum.push(null);
+    return out;
+  }
+  return { anyOf: [out, { type: 'null' }] };
+}
+
 function makeAjv(version: SpecVersion): Ajv {
   const options = { strict: false, allErrors: true, validateFormats: true } as const;
   const ajv = version === '0.202' ? new Ajv2020(options) : new Ajv(options);
@@ -62,6 +81,7 @@ class Spec {
     readonly version: SpecVersion,
     readonly doc: Json,
   ) {
+    if (version === '0.146') Object.assign(doc, convertNullable(doc));
     patchEmptyDocument(doc);
     this.ajv = makeAjv(version);
     this.ajv.addSchema(doc, `spec${version}`);
