@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../helpers/client.js';
+import { type CliServer, type IsolatedStore, isolatedStore, runCli, startCliServer } from '../helpers/cli.js';
+import { failure } from '../helpers/expect-error.js';
+
+const QUIET = { LOG_LEVEL: 'warn', PORT: '0' };
+
+describe('quire CLI against a running server', () => {
+  let store: IsolatedStore;
+  let server: CliServer;
+
+  beforeAll(async () => {
+    store = await isolatedStore();
+    server = await startCliServer({ ...store.env, ...QUIET, QUIRE_ADMIN_TOKEN: 'scripted-admin-token-0123456789abcdef' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await store?.cleanup();
+  });
+
+  it('bootstraps the admin with QUIRE_ADMIN_TOKEN so scripts know it', async () => {
+    const admin = apiClient(server.url, 'scripted-admin-token-0123456789abcdef');
+    const { data } = await admin.user.getAuthenticatedUser();
+    expect(data.email).toBe('admin@localhost');
+    const { data: orgs } = await admin.orgs.listOrganizationsForAuthenticatedUser();
+    expect(orgs.items).toHaveLength(1);
+    expect(orgs.items[0]!.permissions.admin).toBe(true);
+    expect(server.output.join('\n')).not.toContain('scripted-admin-token');
+  });
+
+  it('creates users and tokens, printing only the token for scripts', async () => {
+    const created = await runCli(['user', 'create', '--email', 'Writer@Example.test', '--name', 'Wendy Writer'], store.env);
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^[A-Za-z0-9]{20}$/);
+
+    const token = await runCli(['token', 'create', '--email', 'writer@example.test', '--label', 'ci'], store.env);
+    expect(token.code).toBe(0);
+    expect(token.stdout).toMatch(/^quire_[A-Za-z0-9_-]{43}\n$/);
+    const writer = apiClient(server.url, token.stdout.trim());
+    const { data } = await writer.user.getAuthenticatedUser();
+    expect(data).toMatchObject({ id: created.stdout.trim(), displayName: 'Wendy Writer', email: 'writer@example.test' });
+
+    const duplicate = await runCli(['user', 'create', '--email', 'writer@example.test'], store.env);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+  });
+
+  it('creates the user on token create when absent', async () => {
+    const token = await runCli(['token', 'create', '--email', 'newcomer@example.test'], store.env);
+    expect(token.code).toBe(0);
+    expect(token.stderr).toContain('Created user newcomer@example.test');
+    expect(token.stdout.trim().split('\n')).toHaveLength(1);
+    const { data } = await apiClient(server.url, token.stdout.trim()).user.getAuthenticatedUser();
+    expect(data.email).toBe('newcomer@example.test');
+  });
+
+  it('revokes a token so the running server refuses it at once', async () => {
+    const token = (await runCli(['token', 'create', '--email', 'revoked@example.test'], store.env)).stdout.trim();
+    const client = apiClient(server.url, token);
+    await client.user.getAuthenticatedUser();
+    const listed = await runCli(['token', 'list', '--email', 'revoked@example.test'], store.env);
+    expect(listed.stdout).not.toContain(token);
+    const revoked = await runCli(['token', 'revoke', '--token', token], store.env);
+    expect(revoked.code).toBe(0);
+    expect((await failure(client.user.getAuthenticatedUser())).code).toBe(401);
+    const again = await runCli(['token', 'list', '--email', 'revoked@example.test'], store.env);
+    expect(again.stdout).toContain('revoked');
+  });
+
+  it('creates organizations with an admin owner', async () => {
+    const token = (await runCli(['token', 'create', '--email', 'owner@example.test'], store.env)).stdout.trim();
+    const org = await runCli(['org', 'create', '--title', 'CLI Org', '--owner', 'owner@example.test'], store.env);
+    expect(org.code).toBe(0);
+    const { data } = await apiClient(server.url, token).orgs.getOrganizationById(org.stdout.trim());
+    expect(data).toMatchObject({ title: 'CLI Org', permissions: { admin: true } });
+  });
+
+  it('explains usage errors', async () => {
+    const missing = await runCli(['token', 'create'], store.env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--email is required');
+    const unknown = await runCli(['frobnicate'], store.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Usage: quire');
+    const help = await runCli(['help'], store.env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('token revoke');
+  });
+});
+
+describe('first start without QUIRE_ADMIN_TOKEN', () => {
+  it('prints a new admin token once', async () => {
+    const store = await isolatedStore();
+    try {
+      const server = await startCliServer({ ...store.env, ...QUIET });
+      const line = server.output.find((l) => l.includes('Admin API token'));
+      const token = line?.match(/(quire_\S+)/)?.[1];
+      expect(token).toBeDefined();
+      const { data } = await apiClient(server.url, token).user.getAuthenticatedUser();
+      expect(data.email).toBe('admin@localhost');
+      await server.stop();
+      const again = await startCliServer({ ...store.env, ...QUIET });
+      expect(again.output.join('\n')).not.toContain('Admin API token');
+      expect((await apiClient(again.url, token).user.getAuthenticatedUser()).data.email).toBe('admin@localhost');
+      await again.stop();
+    } finally {
+      await store.cleanup();
+    }
+  });
+});
+
+describe('configuration errors', () => {
+  it('stop the process with a message naming the variable', async () => {
+    for (const [env, variable] of [
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ DATABASE_URL: 'mysql://localhost/quire' }, 'DATABASE_URL'],
+    ] as const) {
+      const result = await runCli(['serve'], { QUIRE_DATA_DIR: '/tmp/quire-never-created', ...env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`Configuration error: ${variable}`);
+    }
+  });
+});

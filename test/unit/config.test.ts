@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:8080',
+      adminEmail: 'admin@localhost',
+      adminToken: undefined,
+      outboundAllow: [],
+      logLevel: 'info',
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/quire',
+      QUIRE_DATA_DIR: '/var/lib/quire',
+      QUIRE_PUBLIC_URL: 'https://docs.example.com/',
+      QUIRE_ADMIN_EMAIL: 'Root@Example.com',
+      QUIRE_ADMIN_TOKEN: 'a'.repeat(40),
+      QUIRE_OUTBOUND_ALLOW: '10.0.0.0/8, git.internal, 127.0.0.1',
+      LOG_LEVEL: 'DEBUG',
+      QUIRE_RATE_LIMIT: '0',
+      QUIRE_BODY_LIMIT: '2048',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@127.0.0.1:5432/quire',
+      dataDir: '/var/lib/quire',
+      publicUrl: 'https://docs.example.com',
+      adminEmail: 'root@example.com',
+      adminToken: 'a'.repeat(40),
+      outboundAllow: ['10.0.0.0/8', 'git.internal', '127.0.0.1'],
+      logLevel: 'debug',
+      rateLimitPerMinute: 0,
+      bodyLimit: 2048,
+    });
+  });
+
+  it('builds the default public URL from PORT', () => {
+    expect(loadConfig({ PORT: '3000' }).publicUrl).toBe('http://localhost:3000');
+  });
+
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ HOST: 'bad host' }, 'HOST'],
+    [{ DATABASE_URL: 'mysql://localhost/quire' }, 'DATABASE_URL'],
+    [{ QUIRE_PUBLIC_URL: 'docs.example.com' }, 'QUIRE_PUBLIC_URL'],
+    [{ QUIRE_PUBLIC_URL: 'ftp://docs.example.com' }, 'QUIRE_PUBLIC_URL'],
+    [{ QUIRE_PUBLIC_URL: 'https://docs.example.com/?x=1' }, 'QUIRE_PUBLIC_URL'],
+    [{ QUIRE_ADMIN_EMAIL: 'not-an-email' }, 'QUIRE_ADMIN_EMAIL'],
+    [{ QUIRE_ADMIN_TOKEN: 'short' }, 'QUIRE_ADMIN_TOKEN'],
+    [{ QUIRE_ADMIN_TOKEN: `${'a'.repeat(20)} ${'b'.repeat(20)}` }, 'QUIRE_ADMIN_TOKEN'],
+    [{ QUIRE_OUTBOUND_ALLOW: 'ok.example.com, bad host!' }, 'QUIRE_OUTBOUND_ALLOW'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ QUIRE_RATE_LIMIT: '-1' }, 'QUIRE_RATE_LIMIT'],
+    [{ QUIRE_BODY_LIMIT: '10' }, 'QUIRE_BODY_LIMIT'],
+  ];
+  it.each(bad)('refuses %j, naming the variable', (env, variable) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as Error).message.startsWith(`${variable}: `)).toBe(true);
+  });
+});
