@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../helpers/client.js';
 import { type CliServer, type IsolatedStore, isolatedStore, runCli, startCliServer } from '../helpers/cli.js';
+import { apiClient } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 
 const QUIET = { LOG_LEVEL: 'warn', PORT: '0' };
@@ -11,7 +11,11 @@ describe('quire CLI against a running server', () => {
 
   beforeAll(async () => {
     store = await isolatedStore();
-    server = await startCliServer({ ...store.env, ...QUIET, QUIRE_ADMIN_TOKEN: 'scripted-admin-token-0123456789abcdef' });
+    server = await startCliServer({
+      ...store.env,
+      ...QUIET,
+      QUIRE_ADMIN_TOKEN: 'scripted-admin-token-0123456789abcdef',
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -29,16 +33,26 @@ describe('quire CLI against a running server', () => {
   });
 
   it('creates users and tokens, printing only the token for scripts', async () => {
-    const created = await runCli(['user', 'create', '--email', 'Writer@Example.test', '--name', 'Wendy Writer'], store.env);
+    const created = await runCli(
+      ['user', 'create', '--email', 'Writer@Example.test', '--name', 'Wendy Writer'],
+      store.env,
+    );
     expect(created.code).toBe(0);
     expect(created.stdout.trim()).toMatch(/^[A-Za-z0-9]{20}$/);
 
-    const token = await runCli(['token', 'create', '--email', 'writer@example.test', '--label', 'ci'], store.env);
+    const token = await runCli(
+      ['token', 'create', '--email', 'writer@example.test', '--label', 'ci'],
+      store.env,
+    );
     expect(token.code).toBe(0);
     expect(token.stdout).toMatch(/^quire_[A-Za-z0-9_-]{43}\n$/);
     const writer = apiClient(server.url, token.stdout.trim());
     const { data } = await writer.user.getAuthenticatedUser();
-    expect(data).toMatchObject({ id: created.stdout.trim(), displayName: 'Wendy Writer', email: 'writer@example.test' });
+    expect(data).toMatchObject({
+      id: created.stdout.trim(),
+      displayName: 'Wendy Writer',
+      email: 'writer@example.test',
+    });
 
     const duplicate = await runCli(['user', 'create', '--email', 'writer@example.test'], store.env);
     expect(duplicate.code).toBe(1);
@@ -55,7 +69,9 @@ describe('quire CLI against a running server', () => {
   });
 
   it('revokes a token so the running server refuses it at once', async () => {
-    const token = (await runCli(['token', 'create', '--email', 'revoked@example.test'], store.env)).stdout.trim();
+    const token = (
+      await runCli(['token', 'create', '--email', 'revoked@example.test'], store.env)
+    ).stdout.trim();
     const client = apiClient(server.url, token);
     await client.user.getAuthenticatedUser();
     const listed = await runCli(['token', 'list', '--email', 'revoked@example.test'], store.env);
@@ -68,8 +84,13 @@ describe('quire CLI against a running server', () => {
   });
 
   it('creates organizations with an admin owner', async () => {
-    const token = (await runCli(['token', 'create', '--email', 'owner@example.test'], store.env)).stdout.trim();
-    const org = await runCli(['org', 'create', '--title', 'CLI Org', '--owner', 'owner@example.test'], store.env);
+    const token = (
+      await runCli(['token', 'create', '--email', 'owner@example.test'], store.env)
+    ).stdout.trim();
+    const org = await runCli(
+      ['org', 'create', '--title', 'CLI Org', '--owner', 'owner@example.test'],
+      store.env,
+    );
     expect(org.code).toBe(0);
     const { data } = await apiClient(server.url, token).orgs.getOrganizationById(org.stdout.trim());
     expect(data).toMatchObject({ title: 'CLI Org', permissions: { admin: true } });
@@ -101,7 +122,9 @@ describe('first start without QUIRE_ADMIN_TOKEN', () => {
       await server.stop();
       const again = await startCliServer({ ...store.env, ...QUIET });
       expect(again.output.join('\n')).not.toContain('Admin API token');
-      expect((await apiClient(again.url, token).user.getAuthenticatedUser()).data.email).toBe('admin@localhost');
+      expect((await apiClient(again.url, token).user.getAuthenticatedUser()).data.email).toBe(
+        'admin@localhost',
+      );
       await again.stop();
     } finally {
       await store.cleanup();

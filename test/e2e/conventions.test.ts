@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { apiClient, rawRequest } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 import { createUser, type TestUser } from '../helpers/factories.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let user: TestUser;
@@ -23,10 +23,14 @@ describe('authentication', () => {
     const missing = await rawRequest(server.url, 'GET', '/v1/user');
     expect(missing.status).toBe(401);
     expect((missing.body as { error: { message: string } }).error.message).toContain('Bearer');
-    const malformed = await rawRequest(server.url, 'GET', '/v1/user', { headers: { authorization: 'Token abc' } });
+    const malformed = await rawRequest(server.url, 'GET', '/v1/user', {
+      headers: { authorization: 'Token abc' },
+    });
     expect(malformed.status).toBe(401);
     expect(malformed.text).toContain('Malformed');
-    const unknown = await failure(apiClient(server.url, 'quire_not-a-real-token').user.getAuthenticatedUser());
+    const unknown = await failure(
+      apiClient(server.url, 'quire_not-a-real-token').user.getAuthenticatedUser(),
+    );
     expect(unknown.code).toBe(401);
   });
 
@@ -55,7 +59,10 @@ describe('authentication', () => {
 
 describe('request conventions', () => {
   it('answers malformed JSON with a 400 in the error shape', async () => {
-    const res = await rawRequest(server.url, 'POST', '/v1/orgs', { token: user.token, body: '{"title": "Broken",' });
+    const res = await rawRequest(server.url, 'POST', '/v1/orgs', {
+      token: user.token,
+      body: '{"title": "Broken",',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('Malformed JSON') } });
   });
@@ -88,7 +95,10 @@ describe('request conventions', () => {
   });
 
   it('names wrong types and unknown enum values', async () => {
-    const wrongType = await rawRequest(server.url, 'POST', '/v1/orgs', { token: user.token, body: { title: 42 } });
+    const wrongType = await rawRequest(server.url, 'POST', '/v1/orgs', {
+      token: user.token,
+      body: { title: 42 },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.text).toContain('body.title');
     const notObject = await rawRequest(server.url, 'POST', '/v1/orgs', { token: user.token, body: '[1,2]' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient146, rawRequest } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser, uniqueEmail } from '../helpers/factories.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let admin: TestUser;
@@ -47,11 +47,16 @@ describe('email invites', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('body.emails');
-    const empty = await rawRequest(server.url, 'POST', `/v1/orgs/${orgId}/invites`, { token: admin.token, body: { emails: [] } });
+    const empty = await rawRequest(server.url, 'POST', `/v1/orgs/${orgId}/invites`, {
+      token: admin.token,
+      body: { emails: [] },
+    });
     expect(empty.status).toBe(400);
     const reader = await createUser(server);
     await addMember(admin, orgId, reader, 'read');
-    expect((await failure(reader.api.orgs.inviteUsersToOrganization(orgId, { emails: [uniqueEmail()] }))).code).toBe(403);
+    expect(
+      (await failure(reader.api.orgs.inviteUsersToOrganization(orgId, { emails: [uniqueEmail()] }))).code,
+    ).toBe(403);
   });
 });
 
@@ -64,14 +69,24 @@ describe('invite links', () => {
     expect(link.id.length).toBeGreaterThanOrEqual(32);
 
     expect((await admin.api.orgs.getOrganizationInviteLink(orgId, link.id)).data).toEqual(link);
-    const second = (await admin.api.orgs.createOrganizationInvite(orgId, { role: 'read' as never })).data as { id: string };
+    const second = (await admin.api.orgs.createOrganizationInvite(orgId, { role: 'read' as never })).data as {
+      id: string;
+    };
     const { data: page1 } = await admin.api.orgs.listOrganizationInviteLinks(orgId, { limit: 1 });
     expect(page1.count).toBe(2);
-    const { data: page2 } = await admin.api.orgs.listOrganizationInviteLinks(orgId, { limit: 1, page: page1.next!.page });
-    expect([...page1.items, ...page2.items].map((i) => (i as { id: string }).id)).toEqual([link.id, second.id]);
+    const { data: page2 } = await admin.api.orgs.listOrganizationInviteLinks(orgId, {
+      limit: 1,
+      page: page1.next!.page,
+    });
+    expect([...page1.items, ...page2.items].map((i) => (i as { id: string }).id)).toEqual([
+      link.id,
+      second.id,
+    ]);
     expect(page2.next).toBeUndefined();
 
-    const { data: updated } = await admin.api.orgs.updateOrganizationInviteById(orgId, link.id, { role: 'edit' as never });
+    const { data: updated } = await admin.api.orgs.updateOrganizationInviteById(orgId, link.id, {
+      role: 'edit' as never,
+    });
     expect((updated as { role: string }).role).toBe('edit');
     expect((await admin.api.orgs.deleteOrganizationInviteById(orgId, second.id)).status).toBe(204);
     expect((await admin.api.orgs.deleteOrganizationInviteById(orgId, second.id)).status).toBe(204);
@@ -85,17 +100,23 @@ describe('invite links', () => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({});
     expect((await admin.api.orgs.getMemberInOrganizationById(orgId, joiner.id)).data.role).toBe('comment');
-    expect((await failure(joiner.api.orgs.joinOrganizationWithInvite(orgId, 'guessed-invite-id'))).code).toBe(404);
+    expect((await failure(joiner.api.orgs.joinOrganizationWithInvite(orgId, 'guessed-invite-id'))).code).toBe(
+      404,
+    );
   });
 
   it('stops links from working when invite links are disabled', async () => {
     const { data } = await admin.api.orgs.createOrganizationInvite(orgId, { role: 'read' as never });
     await admin.api.orgs.updateOrganizationById(orgId, { inviteLinks: false });
     const joiner = await createUser(server);
-    const refused = await failure(joiner.api.orgs.joinOrganizationWithInvite(orgId, (data as { id: string }).id));
+    const refused = await failure(
+      joiner.api.orgs.joinOrganizationWithInvite(orgId, (data as { id: string }).id),
+    );
     expect(refused.code).toBe(403);
     expect((await failure(joiner.api.orgs.getOrganizationById(orgId))).code).toBe(404);
-    expect((await failure(admin.api.orgs.createOrganizationInvite(orgId, { role: 'read' as never }))).code).toBe(403);
+    expect(
+      (await failure(admin.api.orgs.createOrganizationInvite(orgId, { role: 'read' as never }))).code,
+    ).toBe(403);
     await admin.api.orgs.updateOrganizationById(orgId, { inviteLinks: true });
   });
 
@@ -127,7 +148,12 @@ describe('agent instructions', () => {
       {
         object: 'block',
         type: 'paragraph',
-        nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Answer briefly.', marks: [{ object: 'mark', type: 'bold' }] }] }],
+        nodes: [
+          {
+            object: 'text',
+            leaves: [{ object: 'leaf', text: 'Answer briefly.', marks: [{ object: 'mark', type: 'bold' }] }],
+          },
+        ],
       },
       {
         object: 'block',
@@ -136,7 +162,13 @@ describe('agent instructions', () => {
           {
             object: 'block',
             type: 'list-item',
-            nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Cite pages', marks: [] }] }] }],
+            nodes: [
+              {
+                object: 'block',
+                type: 'paragraph',
+                nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Cite pages', marks: [] }] }],
+              },
+            ],
           },
         ],
       },
@@ -146,13 +178,21 @@ describe('agent instructions', () => {
   it('starts empty and keeps what an admin writes', async () => {
     const { data: initial } = await admin.api.orgs.getOrganizationAgentInstructions(orgId);
     expect(initial.instructions).toEqual({ object: 'document', data: {}, nodes: [] });
-    const { data } = await admin.api.orgs.updateOrganizationAgentInstructions(orgId, { instructions: doc as never });
+    const { data } = await admin.api.orgs.updateOrganizationAgentInstructions(orgId, {
+      instructions: doc as never,
+    });
     expect(data.instructions).toEqual(doc);
     expect(data.updatedBy).toBe(admin.id);
     const reader = await createUser(server);
     await addMember(admin, orgId, reader, 'read');
     expect((await reader.api.orgs.getOrganizationAgentInstructions(orgId)).data.instructions).toEqual(doc);
-    expect((await failure(reader.api.orgs.updateOrganizationAgentInstructions(orgId, { instructions: doc as never }))).code).toBe(403);
+    expect(
+      (
+        await failure(
+          reader.api.orgs.updateOrganizationAgentInstructions(orgId, { instructions: doc as never }),
+        )
+      ).code,
+    ).toBe(403);
   });
 
   it('refuses a malformed document, naming the node, and keeps the old one', async () => {

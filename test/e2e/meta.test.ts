@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/client.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -33,10 +33,15 @@ describe('meta endpoints', () => {
   it('serves its own OpenAPI document generated from the routes', async () => {
     const res = await rawRequest(server.url, 'GET', '/openapi.json');
     expect(res.status).toBe(200);
-    const doc = res.body as { openapi: string; paths: Record<string, Record<string, { operationId?: string }>> };
+    const doc = res.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/v1/orgs/{organizationId}']?.get?.operationId).toBe('getOrganizationById');
-    expect(doc.paths['/v1/orgs/{organizationId}/members']?.get?.operationId).toBe('listMembersInOrganizationById');
+    expect(doc.paths['/v1/orgs/{organizationId}/members']?.get?.operationId).toBe(
+      'listMembersInOrganizationById',
+    );
   });
 
   it('serves a readable API reference at /docs', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/client.js';
 import { failure as statusOf } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser, uniqueEmail } from '../helpers/factories.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -28,7 +28,12 @@ describe('creating and reading organizations', () => {
       mergeRules: { type: 'none' },
       urls: { location: `${server.url}/v1/orgs/${res.data.id}` },
     });
-    expect(res.data.permissions).toMatchObject({ view: true, admin: true, createContent: true, listMembers: true });
+    expect(res.data.permissions).toMatchObject({
+      view: true,
+      admin: true,
+      createContent: true,
+      listMembers: true,
+    });
     const { data: member } = await owner.api.orgs.getMemberInOrganizationById(res.data.id, owner.id);
     expect(member.role).toBe('admin');
   });
@@ -63,7 +68,9 @@ describe('creating and reading organizations', () => {
     const failure = await statusOf(stranger.api.orgs.getOrganizationById(orgId));
     expect(failure.code).toBe(404);
     expect(failure.message).toContain(orgId);
-    expect((await statusOf(stranger.api.orgs.updateOrganizationById(orgId, { title: 'Hijacked' }))).code).toBe(404);
+    expect(
+      (await statusOf(stranger.api.orgs.updateOrganizationById(orgId, { title: 'Hijacked' }))).code,
+    ).toBe(404);
     expect((await statusOf(stranger.api.orgs.getOrganizationById('does-not-exist'))).code).toBe(404);
   });
 
@@ -94,7 +101,10 @@ describe('updating an organization', () => {
       sso: true,
       ai: true,
       inviteLinks: false,
-      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [other.id] }] } as never,
+      mergeRules: {
+        type: 'rules',
+        rules: [{ rule: 'require_specific_reviewers', users: [other.id] }],
+      } as never,
     });
     expect(data).toMatchObject({
       title: 'Patched title',
@@ -110,7 +120,10 @@ describe('updating an organization', () => {
     const { data: again } = await owner.api.orgs.getOrganizationById(patchedId);
     expect(again).toEqual(data);
 
-    const { data: cleared } = await owner.api.orgs.updateOrganizationById(patchedId, { logo: null, defaultRole: null });
+    const { data: cleared } = await owner.api.orgs.updateOrganizationById(patchedId, {
+      logo: null,
+      defaultRole: null,
+    });
     expect(cleared.urls.logo).toBeUndefined();
     expect(cleared.defaultRole).toBeNull();
   });
@@ -128,7 +141,11 @@ describe('updating an organization', () => {
       [{ logo: 'javascript:alert(1)' }, 'body.logo', 400],
       [{ defaultRole: 'owner' }, 'body.defaultRole', 400],
       [{ sso: 'yes' }, 'body.sso', 400],
-      [{ mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['nobody'] }] } }, 'body.mergeRules', 400],
+      [
+        { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['nobody'] }] } },
+        'body.mergeRules',
+        400,
+      ],
       [{ mergeRules: { type: 'sometimes' } }, 'body.mergeRules', 400],
       [{ defaultContent: { type: 'site', site: 'missing' } }, 'body.defaultContent', 400],
       [{ title: 'Valid title', hostname: 'ab' }, 'body.hostname', 400],
@@ -136,7 +153,9 @@ describe('updating an organization', () => {
     for (const [body, field, status] of cases) {
       const res = await rawRequest(server.url, 'PATCH', `/v1/orgs/${target}`, { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(status);
-      expect((res.body as { error: { message: string } }).error.message, JSON.stringify(body)).toContain(field);
+      expect((res.body as { error: { message: string } }).error.message, JSON.stringify(body)).toContain(
+        field,
+      );
     }
     const after = (await owner.api.orgs.getOrganizationById(target)).data;
     expect(after).toEqual(before);
@@ -155,7 +174,12 @@ describe('updating an organization', () => {
     const editor = await createUser(server);
     await addMember(owner, orgId, editor, 'edit');
     const { data } = await editor.api.orgs.getOrganizationById(orgId);
-    expect(data.permissions).toMatchObject({ view: true, admin: false, createContent: false, listMembers: true });
+    expect(data.permissions).toMatchObject({
+      view: true,
+      admin: false,
+      createContent: false,
+      listMembers: true,
+    });
     const failure = await statusOf(editor.api.orgs.updateOrganizationById(orgId, { title: 'Not allowed' }));
     expect(failure.code).toBe(403);
     expect(failure.message).toContain('admin');
@@ -175,7 +199,10 @@ describe('email domains', () => {
   it('lets people of an allowed domain find and join the organization', async () => {
     const domain = `joiners${Date.now()}.test`;
     const open = await createOrg(owner, 'Open org');
-    await owner.api.orgs.updateOrganizationById(open, { emailDomains: [domain], defaultRole: 'comment' as never });
+    await owner.api.orgs.updateOrganizationById(open, {
+      emailDomains: [domain],
+      defaultRole: 'comment' as never,
+    });
     const joiner = await createUser(server, { email: uniqueEmail(domain) });
 
     const { data: found } = await joiner.api.emailDomains.getOrganizationsForEmailDomain(domain);

@@ -39,7 +39,10 @@ export interface CliServer {
 /** Starts `quire serve` and waits for it to listen. */
 export function startCliServer(env: Record<string, string>): Promise<CliServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENTRY, 'serve'], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     const output: string[] = [];
     let buffer = '';
     const onData = (chunk: Buffer) => {
@@ -65,7 +68,9 @@ export function startCliServer(env: Record<string, string>): Promise<CliServer> 
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`quire serve exited with ${code}:\n${output.join('\n')}${buffer}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`quire serve exited with ${code}:\n${output.join('\n')}${buffer}`)),
+    );
   });
 }
 
@@ -82,7 +87,10 @@ export async function isolatedStore(): Promise<IsolatedStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-'));
   const base = process.env.DATABASE_URL;
   if (!base) {
-    return { env: { QUIRE_DATA_DIR: dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      env: { QUIRE_DATA_DIR: dataDir },
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const schema = `cli_${newId(12).toLowerCase()}`;
   const client = new pg.Client({ connectionString: base });

@@ -21,14 +21,19 @@ export async function checkedFetch(input: string | URL | Request, init?: Request
     try {
       body = JSON.parse(text);
     } catch {
-      throw new Error(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+      throw new Error(
+        `${method} ${url.pathname} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+      );
     }
   }
-  if (response.status === 204 && text !== '') throw new Error(`${method} ${url.pathname} answered 204 with a body`);
+  if (response.status === 204 && text !== '')
+    throw new Error(`${method} ${url.pathname} answered 204 with a body`);
   const { operations, problems } = checkResponse(method, apiPath, response.status, body);
   for (const op of operations) checkedOperations.add(op);
   if (problems.length > 0) {
-    const detail = problems.map((p) => `  ${p.operationId}@${p.version}:\n    ${p.errors.join('\n    ')}`).join('\n');
+    const detail = problems
+      .map((p) => `  ${p.operationId}@${p.version}:\n    ${p.errors.join('\n    ')}`)
+      .join('\n');
     throw new Error(
       `${method} ${url.pathname} -> ${response.status} does not match the official schema:\n${detail}\nbody: ${text.slice(0, 1500)}`,
     );

@@ -18,7 +18,10 @@ export interface TestUser {
 }
 
 /** A user with a token, made the way `quire token create` makes them. */
-export async function createUser(server: TestServer, options: { email?: string; name?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  server: TestServer,
+  options: { email?: string; name?: string } = {},
+): Promise<TestUser> {
   const { services } = server.app.quire;
   const email = options.email ?? uniqueEmail();
   const user = await services.users.create({ email, displayName: options.name });
@@ -33,6 +36,13 @@ export async function createOrg(owner: TestUser, title = 'Test organization'): P
 }
 
 /** Puts `user` in the organization with `role`, as an admin would through an email invite. */
-export async function addMember(admin: TestUser, orgId: string, user: TestUser, role: MemberRole | null): Promise<void> {
-  await admin.api.orgs.inviteUsersToOrganization(orgId, { emails: [{ email: user.email, role: role as never }] });
+export async function addMember(
+  admin: TestUser,
+  orgId: string,
+  user: TestUser,
+  role: MemberRole | null,
+): Promise<void> {
+  await admin.api.orgs.inviteUsersToOrganization(orgId, {
+    emails: [{ email: user.email, role: role as never }],
+  });
 }

@@ -130,7 +130,9 @@ class Spec {
       this.compiled.set(key, null as never);
       return null;
     }
-    const validate = this.ajv.compile({ $ref: `spec${this.version}${pointer}/content/application~1json/schema` });
+    const validate = this.ajv.compile({
+      $ref: `spec${this.version}${pointer}/content/application~1json/schema`,
+    });
     this.compiled.set(key, validate);
     return validate;
   }
@@ -189,7 +191,9 @@ export function checkResponse(
         problems.push({
           version: spec.version,
           operationId: op.operationId,
-          errors: [`error body must be {"error":{"code":${status},"message":"..."}}, got ${JSON.stringify(body)}`],
+          errors: [
+            `error body must be {"error":{"code":${status},"message":"..."}}, got ${JSON.stringify(body)}`,
+          ],
         });
       }
       continue;
@@ -209,7 +213,9 @@ export function checkResponse(
       problems.push({
         version: spec.version,
         operationId: op.operationId,
-        errors: (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`),
+        errors: (validate.errors ?? [])
+          .slice(0, 8)
+          .map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`),
       });
     }
   }

@@ -60,7 +60,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     pgPoolSize: 4,
   });
   await migrateToLatest(database);
-  const app = await buildApp({ config, database, logger: false, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const boot = await bootstrapIfEmpty(config, app.quire.services);
   if (!boot?.generatedToken) throw new Error('test server bootstrap did not issue a token');
   const admin = await app.quire.services.users.findByEmail(boot.email);
@@ -72,7 +77,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     app,
     database,
     config,
-    admin: { userId: admin!.id, orgId: boot.orgId, token: boot.generatedToken, api: apiClient(url, boot.generatedToken) },
+    admin: {
+      userId: admin!.id,
+      orgId: boot.orgId,
+      token: boot.generatedToken,
+      api: apiClient(url, boot.generatedToken),
+    },
     async close() {
       await app.close();
       if (schema && databaseUrl) {

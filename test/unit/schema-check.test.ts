@@ -3,7 +3,12 @@ import { checkResponse } from '../helpers/official-spec.js';
 
 /** The checker every e2e test relies on must itself reject what the official schema rejects. */
 describe('official schema checker', () => {
-  const user = { object: 'user', id: 'u1', displayName: 'U', urls: { location: 'http://x.test/v1/users/u1' } };
+  const user = {
+    object: 'user',
+    id: 'u1',
+    displayName: 'U',
+    urls: { location: 'http://x.test/v1/users/u1' },
+  };
 
   it('accepts a valid body under both versions', () => {
     const result = checkResponse('GET', '/user', 200, user);
@@ -36,12 +41,18 @@ describe('official schema checker', () => {
       sites: 0,
     };
     expect(checkResponse('GET', '/orgs/o1/members/u1', 200, member).problems).toEqual([]);
-    expect(checkResponse('GET', '/orgs/o1/members/u1', 200, { ...member, role: 'owner' }).problems.length).toBe(2);
+    expect(
+      checkResponse('GET', '/orgs/o1/members/u1', 200, { ...member, role: 'owner' }).problems.length,
+    ).toBe(2);
   });
 
   it('checks the error shape and undeclared statuses', () => {
-    expect(checkResponse('GET', '/user', 404, { error: { code: 404, message: 'gone' } }).problems).toEqual([]);
-    expect(checkResponse('GET', '/user', 404, { error: { code: 400, message: 'gone' } }).problems.length).toBe(2);
+    expect(checkResponse('GET', '/user', 404, { error: { code: 404, message: 'gone' } }).problems).toEqual(
+      [],
+    );
+    expect(
+      checkResponse('GET', '/user', 404, { error: { code: 400, message: 'gone' } }).problems.length,
+    ).toBe(2);
     expect(checkResponse('GET', '/user', 404, { message: 'gone' }).problems.length).toBe(2);
     expect(checkResponse('GET', '/user', 201, user).problems.length).toBe(2);
   });
