@@ -1,8 +1,7 @@
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
@@ -13,9 +12,11 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
-import { registerAuth } from './http/auth-hook.js';
+import { registerPreflight } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { RequestLog } from './http/request-log.js';
+import { registerRequestHook } from './http/request-hook.js';
 import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
 import { requestValidatorCompiler } from './http/validators.js';
@@ -31,8 +32,6 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];
-
 /** Builds the whole server (used by `quire serve` and by the tests), without listening. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
@@ -41,8 +40,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    genReqId: () => newId(16),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: requestIds(),
+    logController: new RequestLog(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ajv: {
       customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
@@ -66,17 +65,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorHandling(app);
   registerJsonParser(app);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Prefer', 'X-Request-Id'],
-    exposedHeaders: [...RATE_HEADERS, 'Location', 'X-Request-Id', 'Preference-Applied'],
-    maxAge: 600,
-  });
-  registerAuth(app, new RateLimiter(config.rateLimitPerMinute, clock));
+  registerRequestHook(app, new RateLimiter(config.rateLimitPerMinute, clock));
+  registerPreflight(app);
 
   await app.register(swagger, {
     openapi: {
@@ -106,6 +96,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   return app;
+}
+
+/** Request ids: a random prefix per process and a counter, unique without a random draw per request. */
+function requestIds(): () => string {
+  const prefix = newId(8);
+  let counter = 0;
+  return () => `${prefix}${(++counter).toString(36).padStart(8, '0')}`;
 }
 
 /**

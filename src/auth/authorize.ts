@@ -1,3 +1,4 @@
+import { prepared } from '../db/prepared.js';
 import type { Deps } from '../deps.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Actor } from './actor.js';
@@ -19,17 +20,24 @@ const SEEN_INTERVAL_MS = 60_000;
 export class Authorizer {
   /** When each membership was last marked as seen, to write `lastSeenAt` at most once a minute. */
   private readonly seen = new Map<string, number>();
+  private readonly memberRole;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.memberRole = prepared(
+      deps.db,
+      (p: { orgId: string; userId: string }) =>
+        deps.db
+          .selectFrom('members')
+          .select(['role'])
+          .where('org_id', '=', p.orgId)
+          .where('user_id', '=', p.userId)
+          .where('disabled', '=', 0),
+      deps.database.cache,
+    );
+  }
 
   async membership(actor: Actor, orgId: string): Promise<OrgMembership | undefined> {
-    const row = await this.deps.db
-      .selectFrom('members')
-      .select(['role'])
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', actor.userId)
-      .where('disabled', '=', 0)
-      .executeTakeFirst();
+    const row = await this.memberRole.first({ orgId, userId: actor.userId });
     if (!row) return undefined;
     await this.markSeen(actor.userId, orgId);
     return { orgId, role: row.role };

@@ -1,8 +1,9 @@
+import { prepared } from '../db/prepared.js';
 import type { Deps } from '../deps.js';
 import { notFound, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Actor } from './actor.js';
-import { digestToken, generateToken, hashesMatch } from './tokens.js';
+import { digestToken, generateToken, hashesMatch, type TokenDigest } from './tokens.js';
 
 export interface IssuedToken {
   id: string;
@@ -22,8 +23,20 @@ const USED_INTERVAL_MS = 60_000;
 
 export class TokenService {
   private readonly used = new Map<string, number>();
+  private readonly byLookup;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.byLookup = prepared(
+      deps.db,
+      (p: { lookup: string }) =>
+        deps.db
+          .selectFrom('api_tokens as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 'u.email'])
+          .where('t.lookup', '=', p.lookup),
+      deps.database.cache,
+    );
+  }
 
   /** Issues a token for `userId`; `value` lets the operator choose it (QUIRE_ADMIN_TOKEN). */
   async create(userId: string, label: string | null, value?: string): Promise<IssuedToken> {
@@ -90,15 +103,9 @@ export class TokenService {
     }));
   }
 
-  /** The actor behind a bearer token; 401 when it is unknown or revoked. */
-  async authenticate(token: string): Promise<Actor> {
-    const { lookup, hash } = digestToken(token);
-    const rows = await this.deps.db
-      .selectFrom('api_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 'u.email'])
-      .where('t.lookup', '=', lookup)
-      .execute();
+  /** The actor behind a bearer token (given by its digest); 401 when it is unknown or revoked. */
+  async authenticate({ lookup, hash }: TokenDigest): Promise<Actor> {
+    const rows = await this.byLookup.execute({ lookup });
     const row = rows.find((r) => hashesMatch(r.hash, hash));
     if (!row) throw unauthorized('Invalid API token: send a token created with `quire token create`');
     if (row.revoked_at) throw unauthorized('This API token has been revoked; create a new one');

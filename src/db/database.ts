@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { NO_CACHE, ReadCache } from './read-cache.js';
+import { QuireSqliteDialect, SqliteChanges } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,6 +18,8 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema the connection uses (tests isolate each file in a fresh one). */
   schema: string | undefined;
+  /** Request-path lookups, cached while the database is unchanged (SQLite only). */
+  cache: ReadCache;
   close(): Promise<void>;
 }
 
@@ -44,11 +48,13 @@ function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const changes = new SqliteChanges(sqlite);
+  const db = new Kysely<Tables>({ dialect: new QuireSqliteDialect(sqlite, changes) });
   return {
     db,
     dialect: 'sqlite',
     schema: undefined,
+    cache: new ReadCache(() => changes.generation()),
     close: () => db.destroy(),
   };
 }
@@ -76,6 +82,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize = 
     db,
     dialect: 'postgres',
     schema,
+    cache: NO_CACHE,
     close: () => db.destroy(),
   };
 }

@@ -83,9 +83,8 @@ export interface IsolatedStore {
  * A store of its own for CLI runs: a temporary QUIRE_DATA_DIR (SQLite), or, when the suite runs on
  * PostgreSQL, a fresh schema selected through the connection string.
  */
-export async function isolatedStore(): Promise<IsolatedStore> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-'));
-  const base = process.env.DATABASE_URL;
+export async function isolatedStore(base = process.env.DATABASE_URL): Promise<IsolatedStore> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-store-'));
   if (!base) {
     return {
       env: { QUIRE_DATA_DIR: dataDir },

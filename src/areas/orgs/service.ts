@@ -1,6 +1,7 @@
 import { type Actor, emailDomain } from '../../auth/actor.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -11,10 +12,26 @@ import type { CreateOrganizationBody, MergeRules, UpdateOrganizationBody } from 
 const MAX_DOMAIN_ORGS = 100;
 
 export class OrgsService {
+  private readonly withMembership;
+
   constructor(
     private readonly deps: Deps,
     private readonly services: Services,
-  ) {}
+  ) {
+    this.withMembership = prepared(
+      deps.db,
+      (p: { orgId: string; userId: string }) =>
+        deps.db
+          .selectFrom('organizations as o')
+          .innerJoin('members as m', (join) =>
+            join.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', p.userId).on('m.disabled', '=', 0),
+          )
+          .selectAll('o')
+          .select('m.role as member_role')
+          .where('o.id', '=', p.orgId),
+      deps.database.cache,
+    );
+  }
 
   /** Creates an organization whose first admin is `ownerId`. */
   async create(ownerId: string, input: CreateOrganizationBody, trx?: Tx): Promise<OrgView> {
@@ -71,15 +88,7 @@ export class OrgsService {
 
   /** One query for the organization and the caller's membership: the hottest read of the API. */
   async get(actor: Actor, orgId: string): Promise<OrgView> {
-    const found = await this.deps.db
-      .selectFrom('organizations as o')
-      .innerJoin('members as m', (join) =>
-        join.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', actor.userId).on('m.disabled', '=', 0),
-      )
-      .selectAll('o')
-      .select('m.role as member_role')
-      .where('o.id', '=', orgId)
-      .executeTakeFirst();
+    const found = await this.withMembership.first({ orgId, userId: actor.userId });
     const { member_role, ...row } = found ?? { member_role: undefined };
     this.services.authz.requireOrg(found ? { orgId, role: member_role ?? null } : undefined, orgId, 'view');
     await this.services.authz.markSeen(actor.userId, orgId);

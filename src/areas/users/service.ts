@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -13,10 +14,22 @@ export interface NewUser {
 }
 
 export class UsersService {
+  private readonly byId;
+
   constructor(
     private readonly deps: Deps,
     private readonly services: Services,
-  ) {}
+  ) {
+    this.byId = prepared(
+      deps.db,
+      (p: { id: string }) =>
+        deps.db
+          .selectFrom('users')
+          .select(['id', 'email', 'display_name', 'photo_url'])
+          .where('id', '=', p.id),
+      deps.database.cache,
+    );
+  }
 
   /**
    * Creates a user; pending email invitations for the address are accepted in the same
@@ -57,11 +70,7 @@ export class UsersService {
   }
 
   async get(userId: string): Promise<UserRow> {
-    const row = await this.deps.db
-      .selectFrom('users')
-      .select(['id', 'email', 'display_name', 'photo_url'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const row = await this.byId.first({ id: userId });
     if (!row) throw notFound(`User "${userId}" not found`);
     return row;
   }

@@ -1,24 +1,32 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { tooManyRequests, unauthorized } from '../errors.js';
+import { CORS_EXPOSE_HEADERS } from './cors.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { App } from './types.js';
 
 /**
- * Runs first on every request: rate limiting (per token, or per address without one), then bearer
- * authentication for every `/v1` route not marked `public`.
+ * The one hook every request passes through first (one hook, because each hook is a cost on
+ * every request): request id and CORS headers, rate limiting (per token, or per address without
+ * one), then bearer authentication for every `/v1` route not marked `public`.
  */
-export function registerAuth(app: App, limiter: RateLimiter): void {
+export function registerRequestHook(app: App, limiter: RateLimiter): void {
   const { services } = app.quire;
   app.decorateRequest('actor', null as never);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('X-Request-Id', request.id);
+    if (request.headers.origin) {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    }
+
     const header = request.headers.authorization;
     const token = parseBearer(header);
+    const digest = token ? digestToken(token) : undefined;
 
     if (limiter.enabled) {
-      const key = token ? `t:${digestToken(token).lookup}` : `ip:${request.ip}`;
-      const decision = limiter.hit(key);
+      const decision = limiter.hit(digest ? `t:${digest.lookup}` : `ip:${request.ip}`);
       reply.header('X-RateLimit-Limit', decision.limit);
       reply.header('X-RateLimit-Remaining', decision.remaining);
       reply.header('X-RateLimit-Reset', decision.reset);
@@ -29,15 +37,15 @@ export function registerAuth(app: App, limiter: RateLimiter): void {
     }
 
     // Only the API needs a token; unknown routes fall through to the 404 handler.
-    const route = request.routeOptions.url;
-    if (route === undefined || !route.startsWith('/v1') || request.routeOptions.config.public) return;
-    if (!token) {
+    const { url: route, config } = request.routeOptions;
+    if (route === undefined || !route.startsWith('/v1') || config.public) return;
+    if (!digest) {
       throw unauthorized(
         header
           ? 'Malformed Authorization header: expected "Authorization: Bearer <token>"'
           : 'Missing API token: send "Authorization: Bearer <token>"',
       );
     }
-    request.actor = await services.tokens.authenticate(token);
+    request.actor = await services.tokens.authenticate(digest);
   });
 }

@@ -1,0 +1,37 @@
+/**
+ * A cache of the lookups every request repeats (the token, the caller's membership and
+ * organization), valid only while the database is unchanged: each entry carries the generation
+ * it was read at, and any commit, by this process or another, moves the generation. So a revoked
+ * token or a removed member is refused on the very next request. Databases without a cheap
+ * change signal (PostgreSQL, several servers) report no generation and are never cached.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, { generation: string; value: unknown }>();
+
+  constructor(
+    private readonly generation: () => string | undefined,
+    private readonly capacity = 10_000,
+  ) {}
+
+  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const generation = this.generation();
+    if (generation === undefined) return load();
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === generation) return hit.value as T;
+    const value = await load();
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(key, { generation, value: deepFreeze(value) });
+    return value;
+  }
+}
+
+/** Cached rows are shared between requests; freezing them makes an accidental mutation throw. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+export const NO_CACHE = new ReadCache(() => undefined);
