@@ -49,7 +49,8 @@ export function startProcess(
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   child.once('exit', (code, signal) => {
-    if (code) process.stderr.write(`${command} ${args.join(' ')} exited with ${code ?? signal}:\n${stderr}\n`);
+    if (code)
+      process.stderr.write(`${command} ${args.join(' ')} exited with ${code ?? signal}:\n${stderr}\n`);
   });
   return child;
 }

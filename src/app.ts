@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
@@ -15,8 +16,8 @@ import type { Deps } from './deps.js';
 import { registerPreflight } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { RequestLog } from './http/request-log.js';
 import { registerRequestHook } from './http/request-hook.js';
+import { RequestLog } from './http/request-log.js';
 import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
 import { requestValidatorCompiler } from './http/validators.js';
@@ -38,7 +39,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Asynchronous stdout: under load, log lines coalesce into few writes instead of one
+    // blocking write per request; pino flushes what is pending when the process exits.
+    logger: options.logger ?? { level: config.logLevel, stream: pino.destination({ dest: 1, sync: false }) },
     bodyLimit: config.bodyLimit,
     genReqId: requestIds(),
     logController: new RequestLog(),
