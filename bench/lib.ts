@@ -1,21 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-export const ROOT = path.resolve(import.meta.dirname, '..');
+export { freePort } from '../test/helpers/net.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Polls `url` until it answers 200; returns the milliseconds it took. */
 export async function waitFor200(url: string, timeoutMs = 60_000): Promise<number> {

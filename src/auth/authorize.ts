@@ -1,6 +1,7 @@
 import { prepared } from '../db/prepared.js';
 import type { Deps } from '../deps.js';
 import { forbidden, notFound } from '../errors.js';
+import { Throttle } from '../throttle.js';
 import type { Actor } from './actor.js';
 import { ORG_RULES, type OrgAction, orgAllows } from './org-policy.js';
 import type { MemberRole } from './roles.js';
@@ -18,11 +19,12 @@ const SEEN_INTERVAL_MS = 60_000;
  * caller does not belong to is a 404 (its existence is not revealed), a role too low is a 403.
  */
 export class Authorizer {
-  /** When each membership was last marked as seen, to write `lastSeenAt` at most once a minute. */
-  private readonly seen = new Map<string, number>();
+  /** `lastSeenAt` is written at most once a minute per membership. */
+  private readonly seen: Throttle;
   private readonly memberRole;
 
   constructor(private readonly deps: Deps) {
+    this.seen = new Throttle(deps.clock, SEEN_INTERVAL_MS);
     this.memberRole = prepared(
       deps.db,
       (p: { orgId: string; userId: string }) =>
@@ -61,15 +63,11 @@ export class Authorizer {
   }
 
   async markSeen(userId: string, orgId: string): Promise<void> {
-    const key = `${orgId}:${userId}`;
-    const now = this.deps.clock.now().getTime();
-    const last = this.seen.get(key);
-    if (last !== undefined && now - last < SEEN_INTERVAL_MS) return;
-    this.seen.set(key, now);
-    if (this.seen.size > 100_000) this.seen.clear();
+    const now = this.seen.due(`${orgId}:${userId}`);
+    if (!now) return;
     await this.deps.db
       .updateTable('members')
-      .set({ last_seen_at: new Date(now).toISOString() })
+      .set({ last_seen_at: now.toISOString() })
       .where('org_id', '=', orgId)
       .where('user_id', '=', userId)
       .execute();

@@ -2,6 +2,7 @@ import { prepared } from '../db/prepared.js';
 import type { Deps } from '../deps.js';
 import { notFound, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
+import { Throttle } from '../throttle.js';
 import type { Actor } from './actor.js';
 import { digestToken, generateToken, hashesMatch, type TokenDigest } from './tokens.js';
 
@@ -22,10 +23,12 @@ export interface TokenInfo {
 const USED_INTERVAL_MS = 60_000;
 
 export class TokenService {
-  private readonly used = new Map<string, number>();
+  /** `last_used_at` is written at most once a minute per token. */
+  private readonly used: Throttle;
   private readonly byLookup;
 
   constructor(private readonly deps: Deps) {
+    this.used = new Throttle(deps.clock, USED_INTERVAL_MS);
     this.byLookup = prepared(
       deps.db,
       (p: { lookup: string }) =>
@@ -114,14 +117,11 @@ export class TokenService {
   }
 
   private async markUsed(tokenId: string): Promise<void> {
-    const now = this.deps.clock.now().getTime();
-    const last = this.used.get(tokenId);
-    if (last !== undefined && now - last < USED_INTERVAL_MS) return;
-    this.used.set(tokenId, now);
-    if (this.used.size > 100_000) this.used.clear();
+    const now = this.used.due(tokenId);
+    if (!now) return;
     await this.deps.db
       .updateTable('api_tokens')
-      .set({ last_used_at: new Date(now).toISOString() })
+      .set({ last_used_at: now.toISOString() })
       .where('id', '=', tokenId)
       .execute();
   }

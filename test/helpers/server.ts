@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { GitBookAPI } from '@gitbook/api';
 import { buildApp } from '../../src/app.js';
 import { bootstrapIfEmpty } from '../../src/bootstrap.js';
@@ -9,6 +8,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { App } from '../../src/http/types.js';
 import { newId } from '../../src/ids.js';
 import { apiClient } from './client.js';
+import { freePort } from './net.js';
 
 export interface TestServer {
   url: string;
@@ -22,18 +22,6 @@ export interface TestServer {
 export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

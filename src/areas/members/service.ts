@@ -10,6 +10,19 @@ import type { Services } from '../../services.js';
 import type { MemberRow } from './present.js';
 import type { ListMembersQuery } from './schemas.js';
 
+/** A membership and its user, as every member read selects them. */
+const MEMBER_COLUMNS = [
+  'm.user_id',
+  'm.role',
+  'm.joined_at',
+  'm.last_seen_at',
+  'm.disabled',
+  'm.sso',
+  'u.email',
+  'u.display_name',
+  'u.photo_url',
+] as const;
+
 export interface AddOptions {
   /** When already a member, keep their current role if it is higher than `role`. */
   keepHigher?: boolean;
@@ -64,17 +77,7 @@ export class MembersService {
     let q = this.deps.db
       .selectFrom('members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select([
-        'm.user_id',
-        'm.role',
-        'm.joined_at',
-        'm.last_seen_at',
-        'm.disabled',
-        'm.sso',
-        'u.email',
-        'u.display_name',
-        'u.photo_url',
-      ])
+      .select(MEMBER_COLUMNS)
       .select(sql<string>`lower(u.display_name)`.as('sort_name'))
       .select(sql<string>`coalesce(m.last_seen_at, '')`.as('sort_seen'))
       .where('m.org_id', '=', orgId);
@@ -175,17 +178,7 @@ export class MembersService {
     const row = await db
       .selectFrom('members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select([
-        'm.user_id',
-        'm.role',
-        'm.joined_at',
-        'm.last_seen_at',
-        'm.disabled',
-        'm.sso',
-        'u.email',
-        'u.display_name',
-        'u.photo_url',
-      ])
+      .select(MEMBER_COLUMNS)
       .where('m.org_id', '=', orgId)
       .where('m.user_id', '=', userId)
       .executeTakeFirst();
