@@ -4,10 +4,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
+import { collectionRoutes } from './areas/collections/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
+import { permissionRoutes } from './areas/permissions/routes.js';
+import { spaceRoutes } from './areas/spaces/routes.js';
+import { teamRoutes } from './areas/teams/routes.js';
 import { userRoutes } from './areas/users/routes.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -22,6 +26,7 @@ import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
 import { requestValidatorCompiler } from './http/validators.js';
 import { newId } from './ids.js';
+import type { QueueOptions } from './jobs/queue.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
 
@@ -31,6 +36,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Pino options or `false`; defaults to JSON logs at `config.logLevel`. */
   logger?: FastifyServerOptions['logger'];
+  /** Background worker settings, or false to run no worker in this process. */
+  jobs?: QueueOptions | false;
 }
 
 /** Builds the whole server (used by `quire serve` and by the tests), without listening. */
@@ -61,7 +68,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     urls,
     log: app.log,
   };
-  const services = createServices(deps);
+  const services = createServices(deps, options.jobs || {});
+  if (options.jobs !== false) {
+    app.addHook('onReady', async () => services.jobs.start());
+    app.addHook('onClose', async () => services.jobs.stop());
+  }
   app.decorate('quire', { deps, services, authz: services.authz, urls });
 
   app.setValidatorCompiler(requestValidatorCompiler());
@@ -95,6 +106,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   memberRoutes(app);
   inviteRoutes(app);
   agentInstructionRoutes(app);
+  collectionRoutes(app);
+  spaceRoutes(app);
+  teamRoutes(app);
+  permissionRoutes(app);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -1,11 +1,17 @@
 import { AgentInstructionsService } from './areas/agent-instructions/service.js';
+import { CollectionsService } from './areas/collections/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OrgsService } from './areas/orgs/service.js';
+import { GrantsService } from './areas/permissions/service.js';
+import { SpacesService } from './areas/spaces/service.js';
+import { TrashService } from './areas/spaces/trash.js';
+import { TeamsService } from './areas/teams/service.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
 import { TokenService } from './auth/token-service.js';
 import type { Deps } from './deps.js';
+import { JobQueue, type QueueOptions } from './jobs/queue.js';
 
 /** Every area's service, built once per server; areas call each other only through these. */
 export interface Services {
@@ -16,9 +22,17 @@ export interface Services {
   members: MembersService;
   invites: InvitesService;
   agentInstructions: AgentInstructionsService;
+  jobs: JobQueue;
+  collections: CollectionsService;
+  spaces: SpacesService;
+  trash: TrashService;
+  teams: TeamsService;
+  grants: GrantsService;
 }
 
-export function createServices(deps: Deps): Services {
+const HOUR_MS = 60 * 60 * 1000;
+
+export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   const services = {} as Services;
   services.authz = new Authorizer(deps);
   services.tokens = new TokenService(deps);
@@ -27,5 +41,20 @@ export function createServices(deps: Deps): Services {
   services.members = new MembersService(deps, services);
   services.invites = new InvitesService(deps, services);
   services.agentInstructions = new AgentInstructionsService(deps, services);
+  services.jobs = new JobQueue(deps, queue);
+  services.collections = new CollectionsService(deps, services);
+  services.spaces = new SpacesService(deps, services);
+  services.trash = new TrashService(deps, services);
+  services.teams = new TeamsService(deps, services);
+  services.grants = new GrantsService(deps, services);
+  registerJobs(services);
   return services;
+}
+
+/** Every kind of background job, and the recurring ones. */
+function registerJobs(services: Services): void {
+  services.jobs.register('trash.purge', async () => {
+    await services.trash.purge();
+  });
+  services.jobs.schedule('trash.purge', HOUR_MS, 'trash.purge');
 }

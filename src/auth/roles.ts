@@ -28,3 +28,7 @@ export function maxRole(
 ): MemberRole | null {
   return roleRank(a) >= roleRank(b) ? (a ?? null) : (b ?? null);
 }
+
+/** A collection's or space's default level for organization members: a role, null, or inherit. */
+export const DefaultLevel = Type.Union([MemberRole, Type.Null(), Type.Literal('inherit')]);
+export type DefaultLevel = Static<typeof DefaultLevel>;

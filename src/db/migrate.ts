@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
+import * as spaces from './migrations/0002-spaces.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-spaces': spaces,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -91,6 +91,112 @@ export interface AgentInstructionsTable {
   updated_by: string;
 }
 
+/** `default_level` of collections and spaces: a role, null (no default access) or 'inherit'. */
+export type DefaultLevelColumn = RoleColumn | 'inherit' | null;
+
+export interface CollectionsTable {
+  id: string;
+  org_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: DefaultLevelColumn;
+  /** Order among the siblings (spaces and collections) of the same parent. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SpacesTable {
+  id: string;
+  org_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string | null;
+  icon_url: string | null;
+  visibility: 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+  edit_mode: 'live' | 'locked';
+  language: string | null;
+  default_level: DefaultLevelColumn;
+  /** JSON of the space's merge rules ({type: 'inherit'} or its own). */
+  merge_rules: string;
+  revision_id: string;
+  position: number;
+  comments: number;
+  change_requests: number;
+  change_requests_open: number;
+  change_requests_draft: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** Content-addressed store: the SHA-256 of `data` is its key, so equal content is stored once. */
+export interface ObjectsTable {
+  hash: string;
+  data: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  space_id: string;
+  /** JSON array of parent revision ids. */
+  parents: string;
+  type: string;
+  /** Object holding the revision's tree (pages, files, reusable contents, variables). */
+  tree_hash: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface TeamsTable {
+  id: string;
+  org_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  org_id: string;
+  role: 'owner' | 'member';
+  joined_at: string;
+}
+
+export interface GrantsTable {
+  org_id: string;
+  target_type: 'space' | 'collection';
+  target_id: string;
+  principal_type: 'user' | 'team';
+  principal_id: string;
+  role: RoleColumn;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SchedulesTable {
+  name: string;
+  interval_ms: number;
+  next_run_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -100,4 +206,13 @@ export interface Tables {
   email_invites: EmailInvitesTable;
   link_invites: LinkInvitesTable;
   agent_instructions: AgentInstructionsTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  objects: ObjectsTable;
+  revisions: RevisionsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  grants: GrantsTable;
+  jobs: JobsTable;
+  schedules: SchedulesTable;
 }

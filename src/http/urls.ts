@@ -22,4 +22,12 @@ export class Urls {
   organization(id: string) {
     return { location: this.api(`/orgs/${id}`), app: this.app(`/o/${id}`) };
   }
+
+  collection(id: string) {
+    return { location: this.api(`/collections/${id}`), app: this.app(`/c/${id}`) };
+  }
+
+  space(id: string) {
+    return { location: this.api(`/spaces/${id}`), app: this.app(`/s/${id}`) };
+  }
 }

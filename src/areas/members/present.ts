@@ -14,8 +14,6 @@ export interface MemberCounts {
   sites: number;
 }
 
-export const NO_COUNTS: MemberCounts = { spaces: 0, teams: 0, sites: 0 };
-
 export function presentMember(row: MemberRow, counts: MemberCounts, urls: Urls): Member {
   const member: Member = {
     object: 'member',

@@ -2,12 +2,20 @@ import { Type } from 'typebox';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { OrgParams } from '../orgs/schemas.js';
-import { NO_COUNTS, presentMember } from './present.js';
+import { type MemberRow, presentMember } from './present.js';
 import { ListMembersQuery, Member, MemberParams, UpdateMemberBody } from './schemas.js';
 
 export function memberRoutes(app: App): void {
   const { services, urls } = app.quire;
   const tags = ['members'];
+  const presentAll = async (orgId: string, rows: MemberRow[]) => {
+    const counts = await services.members.counts(
+      orgId,
+      rows.map((r) => r.user.id),
+    );
+    return rows.map((row) => presentMember(row, counts.get(row.user.id)!, urls));
+  };
+  const presentOne = async (orgId: string, row: MemberRow) => (await presentAll(orgId, [row]))[0]!;
 
   app.get(
     '/v1/orgs/:organizationId/members',
@@ -22,7 +30,7 @@ export function memberRoutes(app: App): void {
     },
     async (request) => {
       const page = await services.members.list(request.actor, request.params.organizationId, request.query);
-      return { ...page, items: page.items.map((row) => presentMember(row, NO_COUNTS, urls)) };
+      return { ...page, items: await presentAll(request.params.organizationId, page.items) };
     },
   );
 
@@ -38,11 +46,7 @@ export function memberRoutes(app: App): void {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      return presentMember(
-        await services.members.get(request.actor, organizationId, userId),
-        NO_COUNTS,
-        urls,
-      );
+      return presentOne(organizationId, await services.members.get(request.actor, organizationId, userId));
     },
   );
 
@@ -61,7 +65,7 @@ export function memberRoutes(app: App): void {
     async (request) => {
       const { organizationId, userId } = request.params;
       const row = await services.members.updateRole(request.actor, organizationId, userId, request.body.role);
-      return presentMember(row, NO_COUNTS, urls);
+      return presentOne(organizationId, row);
     },
   );
 

@@ -7,7 +7,7 @@ import { lockOrganization } from '../../db/locks.js';
 import type { Deps } from '../../deps.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
-import type { MemberRow } from './present.js';
+import type { MemberCounts, MemberRow } from './present.js';
 import type { ListMembersQuery } from './schemas.js';
 
 /** A membership and its user, as every member read selects them. */
@@ -109,6 +109,31 @@ export class MembersService {
       `members:${sort}:${dir}`,
     );
     return { ...page, items: page.items.map(toMemberRow) };
+  }
+
+  /** How many teams and spaces each member reaches through their own memberships and grants. */
+  async counts(orgId: string, userIds: string[]): Promise<Map<string, MemberCounts>> {
+    const counts = new Map(userIds.map((id) => [id, { spaces: 0, teams: 0, sites: 0 }]));
+    if (userIds.length === 0) return counts;
+    const teams = await this.deps.db
+      .selectFrom('team_members')
+      .select(['user_id', sql<number>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('user_id', 'in', userIds)
+      .groupBy('user_id')
+      .execute();
+    for (const row of teams) counts.get(row.user_id)!.teams = Number(row.n);
+    const spaces = await this.deps.db
+      .selectFrom('grants')
+      .select(['principal_id', sql<number>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('principal_type', '=', 'user')
+      .where('target_type', '=', 'space')
+      .where('principal_id', 'in', userIds)
+      .groupBy('principal_id')
+      .execute();
+    for (const row of spaces) counts.get(row.principal_id)!.spaces = Number(row.n);
+    return counts;
   }
 
   async get(actor: Actor, orgId: string, userId: string): Promise<MemberRow> {

@@ -1,5 +1,5 @@
 import { type Actor, emailDomain } from '../../auth/actor.js';
-import type { Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
@@ -136,7 +136,7 @@ export class OrgsService {
       if (input.ai !== undefined) patch.ai = input.ai ? 1 : 0;
       if (input.inviteLinks !== undefined) patch.invite_links = input.inviteLinks ? 1 : 0;
       if (input.mergeRules !== undefined) {
-        await this.checkRuleUsers(tx, orgId, input.mergeRules);
+        await this.checkMergeRuleUsers(tx, orgId, input.mergeRules);
         patch.merge_rules = JSON.stringify(input.mergeRules);
       }
       await tx.updateTable('organizations').set(patch).where('id', '=', orgId).execute();
@@ -213,7 +213,12 @@ export class OrgsService {
     }
   }
 
-  private async checkRuleUsers(tx: Tx, orgId: string, rules: MergeRules): Promise<void> {
+  /** Merge rules may only name members of the organization (shared with space merge rules). */
+  async checkMergeRuleUsers(
+    tx: Tx | Db,
+    orgId: string,
+    rules: MergeRules | { type: 'inherit' },
+  ): Promise<void> {
     if (rules.type !== 'rules') return;
     for (const [i, rule] of rules.rules.entries()) {
       if (!('users' in rule) || rule.users.length === 0) continue;

@@ -1,0 +1,259 @@
+import type { Actor } from '../../auth/actor.js';
+import { createRevision, EMPTY_TREE, revisionTreeHash } from '../../content/revisions.js';
+import type { Tx } from '../../db/database.js';
+import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import { placeAmongSiblings } from '../../db/ordering.js';
+import type { SpacesTable } from '../../db/tables.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, conflict, invalidField } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import type { MoveBody, TransferBody } from '../collections/schemas.js';
+import type { SpaceView } from './present.js';
+import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+import { visibleSpaces } from './visibility.js';
+
+const DEFAULT_TITLE = 'Untitled space';
+const COPY_SUFFIX = ' (copy)';
+
+export class SpacesService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  async create(actor: Actor, orgId: string, input: CreateSpaceBody): Promise<SpaceView> {
+    const parentId = input.parent ?? null;
+    await this.services.authz.org(actor, orgId, 'view');
+    await this.services.collections.requireCreateIn(actor, orgId, parentId, 'body.parent');
+    const visibility = input.visibility ?? 'private';
+    if (visibility === 'in-collection' && parentId === null) {
+      throw invalidField('body.visibility', '"in-collection" is only for spaces inside a collection');
+    }
+    const id = newId();
+    await this.deps.db.transaction().execute(async (tx) => {
+      const now = this.deps.clock.now().toISOString();
+      const row: SpacesTable = {
+        id,
+        org_id: orgId,
+        parent_id: parentId,
+        title: input.title?.trim() || DEFAULT_TITLE,
+        emoji: input.emoji || null,
+        icon_url: null,
+        visibility,
+        edit_mode: input.editMode ?? 'live',
+        language: input.language ?? null,
+        default_level: 'inherit',
+        merge_rules: JSON.stringify({ type: 'inherit' }),
+        revision_id: '',
+        position: await placeAmongSiblings(tx, orgId, parentId, undefined),
+        comments: 0,
+        change_requests: 0,
+        change_requests_open: 0,
+        change_requests_draft: 0,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      };
+      await this.insertWithRevision(tx, row, { tree: EMPTY_TREE, createdBy: actor.userId });
+      await this.services.grants.ensureCreatorAdmin(tx, actor, orgId, 'space', id);
+    });
+    return this.view(actor, id);
+  }
+
+  /** Inserts a space together with its first revision (a space always points at one). */
+  private async insertWithRevision(
+    tx: Tx,
+    row: SpacesTable,
+    content: { tree: typeof EMPTY_TREE | { hash: string }; createdBy: string },
+  ): Promise<void> {
+    const revisionId = newId();
+    await tx
+      .insertInto('spaces')
+      .values({ ...row, revision_id: revisionId })
+      .execute();
+    const created = await createRevision(tx, {
+      spaceId: row.id,
+      tree: content.tree,
+      parents: [],
+      type: 'edits',
+      createdBy: content.createdBy,
+      createdAt: row.created_at,
+    });
+    await tx.updateTable('spaces').set({ revision_id: created }).where('id', '=', row.id).execute();
+  }
+
+  async listInOrg(actor: Actor, orgId: string, page: PageRequest): Promise<Page<SpaceView>> {
+    const scope = await this.services.authz.scope(actor, orgId);
+    const query = this.deps.db
+      .selectFrom('spaces as s')
+      .selectAll('s')
+      .where('s.org_id', '=', orgId)
+      .where('s.deleted_at', 'is', null)
+      .where(visibleSpaces(scope.spaceVisibility()));
+    const result = await paginate(
+      this.deps.db,
+      query,
+      [
+        { ref: 's.created_at', dir: 'asc', value: (r) => r.created_at },
+        { ref: 's.id', dir: 'asc', value: (r) => r.id },
+      ],
+      page,
+      'spaces:org',
+    );
+    return { ...result, items: result.items.map((row) => ({ row, role: scope.spaceRole(row) })) };
+  }
+
+  /** The spaces of a collection, in their order among siblings. */
+  async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
+    const { collection } = await this.services.authz.collection(actor, collectionId, 'view');
+    const scope = await this.services.authz.scope(actor, collection.org_id);
+    const query = this.deps.db
+      .selectFrom('spaces as s')
+      .selectAll('s')
+      .where('s.parent_id', '=', collectionId)
+      .where('s.deleted_at', 'is', null)
+      .where(visibleSpaces(scope.spaceVisibility()));
+    const result = await paginate(
+      this.deps.db,
+      query,
+      [
+        { ref: 's.position', dir: 'asc', value: (r) => Number(r.position) },
+        { ref: 's.id', dir: 'asc', value: (r) => r.id },
+      ],
+      page,
+      'spaces:collection',
+    );
+    return { ...result, items: result.items.map((row) => ({ row, role: scope.spaceRole(row) })) };
+  }
+
+  async view(actor: Actor, spaceId: string, lookup: { deleted?: boolean } = {}): Promise<SpaceView> {
+    const { space, role } = await this.services.authz.space(actor, spaceId, 'view', lookup);
+    return { row: space, role };
+  }
+
+  async update(actor: Actor, spaceId: string, input: UpdateSpaceBody): Promise<SpaceView> {
+    const { space } = await this.services.authz.space(actor, spaceId, 'admin');
+    const patch: Partial<SpacesTable> = { updated_at: this.deps.clock.now().toISOString() };
+    if (input.title !== undefined) patch.title = input.title.trim() || DEFAULT_TITLE;
+    if (input.emoji !== undefined) patch.emoji = input.emoji || null;
+    if (input.icon !== undefined) {
+      if (input.icon !== null && !/^https?:\/\//i.test(input.icon))
+        throw invalidField('body.icon', 'must be an http(s) URL');
+      patch.icon_url = input.icon;
+    }
+    if (input.editMode !== undefined) patch.edit_mode = input.editMode;
+    if (input.defaultLevel !== undefined) patch.default_level = input.defaultLevel;
+    if (input.language !== undefined) patch.language = input.language;
+    if (input.mergeRules !== undefined) {
+      await this.services.orgs.checkMergeRuleUsers(this.deps.db, space.org_id, input.mergeRules);
+      patch.merge_rules = JSON.stringify(input.mergeRules);
+    }
+    if (input.visibility !== undefined) {
+      if (input.visibility === 'in-collection' && space.parent_id === null) {
+        throw invalidField('body.visibility', '"in-collection" is only for spaces inside a collection');
+      }
+      patch.visibility = input.visibility;
+    }
+    await this.deps.db.updateTable('spaces').set(patch).where('id', '=', spaceId).execute();
+    return this.view(actor, spaceId);
+  }
+
+  /** Moves the space to the trash; answers false when there was nothing the caller could delete. */
+  async delete(actor: Actor, spaceId: string): Promise<boolean> {
+    try {
+      await this.services.authz.space(actor, spaceId, 'admin');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return false;
+      throw error;
+    }
+    await this.deps.db
+      .transaction()
+      .execute((tx) => this.services.trash.trash(tx, { collections: [], spaces: [spaceId] }));
+    return true;
+  }
+
+  async restore(actor: Actor, spaceId: string): Promise<SpaceView> {
+    await this.services.trash.restoreSpace(actor, spaceId);
+    return this.view(actor, spaceId);
+  }
+
+  /** A new space beside the original with the same settings and a copy of its current content. */
+  async duplicate(actor: Actor, spaceId: string): Promise<SpaceView> {
+    const { space } = await this.services.authz.space(actor, spaceId, 'view');
+    await this.services.collections.requireCreateIn(actor, space.org_id, space.parent_id, 'parent');
+    const id = newId();
+    await this.deps.db.transaction().execute(async (tx) => {
+      const now = this.deps.clock.now().toISOString();
+      const base = space.title.slice(0, 50 - COPY_SUFFIX.length);
+      await this.insertWithRevision(
+        tx,
+        {
+          ...space,
+          id,
+          title: `${base}${COPY_SUFFIX}`,
+          position: await placeAmongSiblings(tx, space.org_id, space.parent_id, {
+            after: { type: 'space', space: space.id },
+          }),
+          comments: 0,
+          change_requests: 0,
+          change_requests_open: 0,
+          change_requests_draft: 0,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        },
+        { tree: { hash: await revisionTreeHash(tx, space.revision_id) }, createdBy: actor.userId },
+      );
+      await this.services.grants.ensureCreatorAdmin(tx, actor, space.org_id, 'space', id);
+    });
+    return this.view(actor, id);
+  }
+
+  async move(actor: Actor, spaceId: string, input: MoveBody): Promise<SpaceView> {
+    const { space } = await this.services.authz.space(actor, spaceId, 'admin');
+    const parentId = input.parent === undefined ? space.parent_id : input.parent;
+    if (parentId !== space.parent_id) {
+      await this.services.collections.requireCreateIn(actor, space.org_id, parentId, 'body.parent');
+      if (parentId === null && space.visibility === 'in-collection') {
+        throw invalidField(
+          'body.parent',
+          'a space with visibility "in-collection" must stay in a collection',
+        );
+      }
+    } else if (!input.position) {
+      throw conflict('The space is already there; give a new parent or a position');
+    }
+    await this.deps.db.transaction().execute(async (tx) => {
+      const position = await placeAmongSiblings(tx, space.org_id, parentId, input.position, spaceId);
+      await tx
+        .updateTable('spaces')
+        .set({ parent_id: parentId, position, updated_at: this.deps.clock.now().toISOString() })
+        .where('id', '=', spaceId)
+        .execute();
+    });
+    return this.view(actor, spaceId);
+  }
+
+  /** Moves the space to the top level of another organization the caller administers. */
+  async transfer(actor: Actor, spaceId: string, input: TransferBody): Promise<SpaceView> {
+    const { space } = await this.services.authz.space(actor, spaceId, 'view');
+    await this.services.authz.org(actor, space.org_id, 'admin');
+    if (input.organization === space.org_id) throw conflict('The space already belongs to this organization');
+    await this.services.collections.requireTargetAdmin(actor, input.organization);
+    await this.deps.db.transaction().execute(async (tx) => {
+      await this.services.collections.moveItemsToOrg(tx, [], [spaceId], input.organization);
+      const position = await placeAmongSiblings(tx, input.organization, null, undefined, spaceId);
+      await tx
+        .updateTable('spaces')
+        .set({
+          parent_id: null,
+          position,
+          visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+        })
+        .where('id', '=', spaceId)
+        .execute();
+    });
+    return this.view(actor, spaceId);
+  }
+}

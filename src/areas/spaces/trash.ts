@@ -1,0 +1,93 @@
+import type { Actor } from '../../auth/actor.js';
+import type { Tx } from '../../db/database.js';
+import type { Deps } from '../../deps.js';
+import { conflict, notFound } from '../../errors.js';
+import type { Services } from '../../services.js';
+import type { Subtree } from '../collections/tree.js';
+
+/** Deleted spaces and collections stay restorable this long, then a scheduled job removes them. */
+export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface PurgeReport {
+  spaces: number;
+  collections: number;
+}
+
+/**
+ * The trash: deleting marks items with `deletedAt` (hidden everywhere, 404 except to restore);
+ * restoring a space brings back the collections above it that went with it; after the
+ * retention period the purge job deletes them for good.
+ */
+export class TrashService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  async trash(tx: Tx, items: Subtree): Promise<void> {
+    const now = this.deps.clock.now().toISOString();
+    if (items.collections.length > 0) {
+      await tx
+        .updateTable('collections')
+        .set({ deleted_at: now })
+        .where('id', 'in', items.collections)
+        .where('deleted_at', 'is', null)
+        .execute();
+    }
+    if (items.spaces.length > 0) {
+      await tx
+        .updateTable('spaces')
+        .set({ deleted_at: now })
+        .where('id', 'in', items.spaces)
+        .where('deleted_at', 'is', null)
+        .execute();
+    }
+  }
+
+  async restoreSpace(actor: Actor, spaceId: string): Promise<void> {
+    const { space } = await this.services.authz.space(actor, spaceId, 'admin', { deleted: true });
+    if (space.deleted_at === null) throw conflict('This space is not deleted; there is nothing to restore');
+    const age = this.deps.clock.now().getTime() - Date.parse(space.deleted_at);
+    if (age > RETENTION_MS) {
+      throw notFound(`Space "${spaceId}" was deleted more than 7 days ago and is gone for good`);
+    }
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx.updateTable('spaces').set({ deleted_at: null }).where('id', '=', spaceId).execute();
+      let parent = space.parent_id;
+      while (parent) {
+        const collection = await tx
+          .selectFrom('collections')
+          .select(['id', 'parent_id', 'deleted_at'])
+          .where('id', '=', parent)
+          .executeTakeFirstOrThrow();
+        if (collection.deleted_at !== null) {
+          await tx
+            .updateTable('collections')
+            .set({ deleted_at: null })
+            .where('id', '=', collection.id)
+            .execute();
+        }
+        parent = collection.parent_id;
+      }
+    });
+  }
+
+  /** Removes what has been in the trash longer than the retention period. */
+  async purge(): Promise<PurgeReport> {
+    const cutoff = new Date(this.deps.clock.now().getTime() - RETENTION_MS).toISOString();
+    return this.deps.db.transaction().execute(async (tx) => {
+      for (const table of ['spaces', 'collections'] as const) {
+        await tx
+          .deleteFrom('grants')
+          .where('target_id', 'in', tx.selectFrom(table).select('id').where('deleted_at', '<', cutoff))
+          .execute();
+      }
+      const spaces = await tx.deleteFrom('spaces').where('deleted_at', '<', cutoff).executeTakeFirst();
+      const collections = await tx
+        .deleteFrom('collections')
+        .where('deleted_at', '<', cutoff)
+        .executeTakeFirst();
+      return { spaces: Number(spaces.numDeletedRows), collections: Number(collections.numDeletedRows) };
+    });
+  }
+}
