@@ -69,10 +69,22 @@ export class JobQueue {
   }
 
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
+    const id = newId();
+    await this.insertJob(id, kind, payload, options);
+    this.wake();
+    return id;
+  }
+
+  /** Inserts a job unless one with this id exists; answers whether it did. */
+  private async insertJob(
+    id: string,
+    kind: string,
+    payload: unknown,
+    options: EnqueueOptions,
+  ): Promise<boolean> {
     const registration = this.handlers.get(kind);
     const now = this.deps.clock.now().toISOString();
-    const id = newId();
-    await (options.tx ?? this.deps.db)
+    const result = await (options.tx ?? this.deps.db)
       .insertInto('jobs')
       .values({
         id,
@@ -88,9 +100,9 @@ export class JobQueue {
         created_at: now,
         updated_at: now,
       })
-      .execute();
-    this.wake();
-    return id;
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async get(jobId: string): Promise<JobsTable | undefined> {
@@ -125,7 +137,11 @@ export class JobQueue {
     await this.runDue();
   }
 
-  /** Enqueues every schedule whose time has come (one process wins each occurrence). */
+  /**
+   * Enqueues every schedule whose time has come. Each occurrence becomes a job whose id is
+   * derived from the schedule and the time it was due, so however many processes see it due at
+   * once, one job is inserted; the schedule then moves on to its next time.
+   */
   async enqueueDueSchedules(): Promise<number> {
     let enqueued = 0;
     const now = this.deps.clock.now();
@@ -141,20 +157,24 @@ export class JobQueue {
         .where('name', '=', name)
         .executeTakeFirstOrThrow();
       if (row.next_run_at > now.toISOString()) continue;
-      const next = new Date(now.getTime() + schedule.intervalMs).toISOString();
-      const won = await this.deps.db.transaction().execute(async (tx) => {
-        const claimed = await tx
-          .updateTable('schedules')
-          .set({ next_run_at: next, interval_ms: schedule.intervalMs })
-          .where('name', '=', name)
-          .where('next_run_at', '=', row.next_run_at)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return false;
-        await this.enqueue(schedule.kind, schedule.payload, { tx });
-        return true;
-      });
-      if (won) enqueued++;
+      const inserted = await this.insertJob(
+        `schedule:${name}:${row.next_run_at}`,
+        schedule.kind,
+        schedule.payload,
+        {},
+      );
+      if (inserted) enqueued++;
+      await this.deps.db
+        .updateTable('schedules')
+        .set({
+          next_run_at: new Date(now.getTime() + schedule.intervalMs).toISOString(),
+          interval_ms: schedule.intervalMs,
+        })
+        .where('name', '=', name)
+        .where('next_run_at', '=', row.next_run_at)
+        .execute();
     }
+    if (enqueued > 0) this.wake();
     return enqueued;
   }
 

@@ -22,6 +22,8 @@ export interface TestServer {
 export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
+  /** Run the background worker; by default tests run due jobs themselves (jobs.runDue()). */
+  worker?: boolean;
 }
 
 /**
@@ -48,10 +50,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     pgPoolSize: 4,
   });
   await migrateToLatest(database);
+  // QUIRE_TEST_LOG=error (or any level) shows the server's logs while debugging a test.
+  const logger = process.env.QUIRE_TEST_LOG
+    ? { level: process.env.QUIRE_TEST_LOG, stream: process.stderr }
+    : false;
   const app = await buildApp({
     config,
     database,
-    logger: false,
+    logger,
+    jobs: options.worker ? { pollMs: 50 } : false,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const boot = await bootstrapIfEmpty(config, app.quire.services);

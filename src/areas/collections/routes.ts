@@ -54,7 +54,7 @@ export function collectionRoutes(app: App): void {
     },
     async (request, reply) => {
       const collection = present(
-        await services.collections.create(request.actor, request.params.organizationId, request.body ?? {}),
+        await services.collections.create(request.actor, request.params.organizationId, request.body),
       );
       return reply.code(201).header('Location', collection.urls.location).send(collection);
     },

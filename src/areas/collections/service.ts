@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { CollectionAccess } from '../../auth/authorize.js';
 import type { Tx } from '../../db/database.js';
-import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import { type Page, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
 import type { CollectionsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
@@ -94,7 +94,7 @@ export class CollectionsService {
       .selectAll()
       .where('org_id', '=', orgId)
       .where('deleted_at', 'is', null)
-      .where('id', 'in', visible.length > 0 ? visible : ['\u0000none']);
+      .where('id', 'in', visible.length > 0 ? visible : ['']);
     if (!nested) q = q.where('parent_id', 'is', null);
     const page = await paginate(
       this.deps.db,

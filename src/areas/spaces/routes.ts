@@ -30,7 +30,7 @@ export function spaceRoutes(app: App): void {
     },
     async (request, reply) => {
       const space = presentSpace(
-        await services.spaces.create(request.actor, request.params.organizationId, request.body ?? {}),
+        await services.spaces.create(request.actor, request.params.organizationId, request.body),
         urls,
       );
       return reply.code(201).header('Location', space.urls.location).send(space);

@@ -2,7 +2,8 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { SpaceVisibility } from '../../auth/access-scope.js';
 import type { Tables } from '../../db/tables.js';
 
-const NONE = ['\u0000none'];
+/** Ids are never empty, so this matches nothing (an empty IN list is not valid SQL). */
+const NONE = [''];
 
 /**
  * The SQL form of AccessScope.spaceVisibility for a query over `spaces as s`: a space is listed

@@ -156,7 +156,7 @@ export function teamRoutes(app: App): void {
         operationId: 'addMemberToOrganizationTeamById',
         tags,
         params: TeamMemberParams,
-        body: Type.Optional(AddTeamMemberBody),
+        body: AddTeamMemberBody,
         response: { 204: Type.Null(), ...STANDARD_ERRORS },
       },
     },
@@ -167,7 +167,7 @@ export function teamRoutes(app: App): void {
         organizationId,
         teamId,
         userId,
-        request.body?.role ?? 'member',
+        request.body.role ?? 'member',
       );
       return reply.code(204).send(null);
     },
