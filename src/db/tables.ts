@@ -78,7 +78,12 @@ export interface EmailInvitesTable {
 export interface LinkInvitesTable {
   id: string;
   org_id: string;
+  /** Organization role given on joining (null: guest). */
   role: RoleColumn | null;
+  /** For links to one space or collection: the level given there. */
+  level: RoleColumn | null;
+  target_type: 'space' | 'collection' | null;
+  target_id: string | null;
   created_by: string;
   created_at: string;
 }

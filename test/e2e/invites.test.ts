@@ -133,6 +133,66 @@ describe('invite links', () => {
     expect((await failure(stranger.api.orgs.listOrganizationInviteLinks(orgId))).code).toBe(404);
   });
 
+  it('invites to one space or collection, making newcomers guests there', async () => {
+    const space = (await admin.api.orgs.createSpace(orgId, { title: 'Invited space' })).data;
+    const collection = (await admin.api.orgs.createCollection(orgId, { title: 'Invited collection' })).data;
+    const inner = (await admin.api.orgs.createSpace(orgId, { title: 'Inside', parent: collection.id })).data;
+    const toSpace = (
+      await admin.api.orgs.createOrganizationInvite(orgId, { level: 'comment', space: space.id } as never)
+    ).data as { id: string; level: string; space: { id: string }; redundant: boolean };
+    expect(toSpace).toMatchObject({
+      object: 'invite',
+      level: 'comment',
+      redundant: true,
+      space: { id: space.id },
+    });
+    const toCollection = (
+      await admin.api.orgs.createOrganizationInvite(orgId, {
+        level: 'edit',
+        collection: collection.id,
+      } as never)
+    ).data as { id: string; collection: { id: string } };
+    expect(toCollection.collection.id).toBe(collection.id);
+
+    const newcomer = await createUser(server);
+    await newcomer.api.orgs.joinOrganizationWithInvite(orgId, toSpace.id);
+    expect((await admin.api.orgs.getMemberInOrganizationById(orgId, newcomer.id)).data.role).toBeNull();
+    expect((await newcomer.api.spaces.getSpaceById(space.id)).data.permissions).toMatchObject({
+      comment: true,
+      edit: false,
+    });
+    expect((await failure(newcomer.api.spaces.getSpaceById(inner.id))).code).toBe(404);
+    await newcomer.api.orgs.joinOrganizationWithInvite(orgId, toCollection.id);
+    expect((await newcomer.api.spaces.getSpaceById(inner.id)).data.permissions.edit).toBe(true);
+
+    const { data: updated } = await admin.api.orgs.updateOrganizationInviteById(orgId, toSpace.id, {
+      level: 'read',
+    } as never);
+    expect((updated as { level: string }).level).toBe('read');
+    const wrongField = await rawRequest(server.url, 'PATCH', `/v1/orgs/${orgId}/link-invites/${toSpace.id}`, {
+      token: admin.token,
+      body: { role: 'edit' },
+    });
+    expect(wrongField.status).toBe(400);
+    const unknown = await rawRequest(server.url, 'POST', `/v1/orgs/${orgId}/link-invites`, {
+      token: admin.token,
+      body: { level: 'read', space: 'no-such-space' },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('body.space');
+    // the organization's list holds organization links; these are read by id
+    const listed = (await admin.api.orgs.listOrganizationInviteLinks(orgId)).data.items.map(
+      (i) => (i as { id: string }).id,
+    );
+    expect(listed).not.toContain(toSpace.id);
+    expect(
+      ((await admin.api.orgs.getOrganizationInviteLink(orgId, toCollection.id)).data as { level: string })
+        .level,
+    ).toBe('edit');
+    await admin.api.spaces.deleteSpaceById(space.id);
+    expect((await failure(admin.api.orgs.getOrganizationInviteLink(orgId, toSpace.id))).code).toBe(404);
+  });
+
   it('works through the 0.146 client too', async () => {
     const old = apiClient146(server.url, admin.token);
     const { data } = await old.orgs.listOrganizationInviteLinks(orgId);

@@ -70,7 +70,9 @@ describe('teams', () => {
     expect(
       (await failure(bob.api.orgs.updateTeamInOrganizationById(orgId, team.id, { title: 'Mine' }))).code,
     ).toBe(403);
+    expect((await ann.api.orgs.getOrganizationById(orgId)).data.permissions.ownTeam).toBe(false);
     await admin.api.orgs.addMemberToOrganizationTeamById(orgId, team.id, bob.id, { role: 'owner' } as never);
+    expect((await bob.api.orgs.getOrganizationById(orgId)).data.permissions.ownTeam).toBe(true);
     const { data } = await bob.api.orgs.updateTeamInOrganizationById(orgId, team.id, { title: 'Mine now' });
     expect(data).toMatchObject({ title: 'Mine now', permissions: { admin: true } });
     const bodyless = await rawRequest(

@@ -13,7 +13,7 @@ import {
 } from './schemas.js';
 
 export function inviteRoutes(app: App): void {
-  const { services } = app.quire;
+  const { services, urls } = app.quire;
   const tags = ['invites'];
 
   app.post(
@@ -65,12 +65,12 @@ export function inviteRoutes(app: App): void {
       },
     },
     async (request) => {
-      const { page, caller } = await services.invites.listLinks(
+      const { page, context } = await services.invites.listLinks(
         request.actor,
         request.params.organizationId,
         request.query,
       );
-      return { ...page, items: page.items.map((row) => presentInviteLink(row, caller.role)) };
+      return { ...page, items: page.items.map((row) => presentInviteLink(row, context, urls)) };
     },
   );
 
@@ -87,11 +87,11 @@ export function inviteRoutes(app: App): void {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { row, caller } = await services.invites.createLink(request.actor, organizationId, request.body);
+      const { row, context } = await services.invites.createLink(request.actor, organizationId, request.body);
       return reply
         .code(201)
-        .header('Location', app.quire.urls.api(`/orgs/${organizationId}/link-invites/${row.id}`))
-        .send(presentInviteLink(row, caller.role));
+        .header('Location', urls.api(`/orgs/${organizationId}/link-invites/${row.id}`))
+        .send(presentInviteLink(row, context, urls));
     },
   );
 
@@ -107,8 +107,8 @@ export function inviteRoutes(app: App): void {
     },
     async (request) => {
       const { organizationId, inviteId } = request.params;
-      const { row, caller } = await services.invites.getLink(request.actor, organizationId, inviteId);
-      return presentInviteLink(row, caller.role);
+      const { row, context } = await services.invites.getLink(request.actor, organizationId, inviteId);
+      return presentInviteLink(row, context, urls);
     },
   );
 
@@ -125,13 +125,13 @@ export function inviteRoutes(app: App): void {
     },
     async (request) => {
       const { organizationId, inviteId } = request.params;
-      const { row, caller } = await services.invites.updateLink(
+      const { row, context } = await services.invites.updateLink(
         request.actor,
         organizationId,
         inviteId,
         request.body,
       );
-      return presentInviteLink(row, caller.role);
+      return presentInviteLink(row, context, urls);
     },
   );
 

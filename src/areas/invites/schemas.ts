@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { MemberRoleOrGuest } from '../../auth/roles.js';
+import { Collection } from '../collections/schemas.js';
+import { Space } from '../spaces/schemas.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 320, format: 'email' });
 
@@ -20,12 +22,28 @@ export const InviteUsersResult = Type.Object({
   invited: Type.Number(),
 });
 
-export const InviteLink = Type.Object({
-  object: Type.Literal('invite'),
-  id: Type.String(),
-  role: MemberRoleOrGuest,
-  redundant: Type.Boolean(),
-});
+export const InviteLink = Type.Union([
+  Type.Object({
+    object: Type.Literal('invite'),
+    id: Type.String(),
+    role: MemberRoleOrGuest,
+    redundant: Type.Boolean(),
+  }),
+  Type.Object({
+    object: Type.Literal('invite'),
+    id: Type.String(),
+    level: MemberRoleOrGuest,
+    redundant: Type.Boolean(),
+    space: Space,
+  }),
+  Type.Object({
+    object: Type.Literal('invite'),
+    id: Type.String(),
+    level: MemberRoleOrGuest,
+    redundant: Type.Boolean(),
+    collection: Collection,
+  }),
+]);
 export type InviteLink = Static<typeof InviteLink>;
 
 export const CreateInviteLinkBody = Type.Union([

@@ -1,18 +1,28 @@
 import type { Actor } from '../../auth/actor.js';
-import type { OrgMembership } from '../../auth/authorize.js';
 import type { MemberRole } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import type { LinkInvitesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { forbidden, invalidField, notFound } from '../../errors.js';
+import { ApiError, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import { normalizeEmail } from '../users/service.js';
+import type { InviteContext } from './present.js';
 import type { CreateInviteLinkBody, InviteUsersBody, UpdateInviteLinkBody } from './schemas.js';
 
 /** Invite-link ids are the secret of the link, so they are long. */
 const LINK_ID_LENGTH = 32;
+
+export interface LinkResult {
+  row: LinkInvitesTable;
+  context: InviteContext;
+}
+
+export interface LinkPage {
+  page: Page<LinkInvitesTable>;
+  context: InviteContext;
+}
 
 export interface InviteOutcome {
   users: string[];
@@ -84,13 +94,15 @@ export class InvitesService {
     if (pending.length > 0) await tx.deleteFrom('email_invites').where('email', '=', email).execute();
   }
 
-  async listLinks(
-    actor: Actor,
-    orgId: string,
-    page: PageRequest,
-  ): Promise<{ page: Page<LinkInvitesTable>; caller: OrgMembership }> {
-    const caller = await this.services.authz.org(actor, orgId, 'manageInvites');
-    const query = this.deps.db.selectFrom('link_invites').selectAll().where('org_id', '=', orgId);
+  async listLinks(actor: Actor, orgId: string, page: PageRequest): Promise<LinkPage> {
+    await this.services.authz.org(actor, orgId, 'manageInvites');
+    // The official list holds links to the organization; links to one space or collection are
+    // read by id.
+    const query = this.deps.db
+      .selectFrom('link_invites')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('target_type', 'is', null);
     const result = await paginate(
       this.deps.db,
       query,
@@ -101,38 +113,39 @@ export class InvitesService {
       page,
       'link-invites',
     );
-    return { page: result, caller };
+    return { page: result, context: await this.context(actor, orgId, result.items) };
   }
 
-  async createLink(
-    actor: Actor,
-    orgId: string,
-    input: CreateInviteLinkBody,
-  ): Promise<{ row: LinkInvitesTable; caller: OrgMembership }> {
-    const caller = await this.services.authz.org(actor, orgId, 'manageInvites');
-    if (!('role' in input)) {
-      const field = 'space' in input ? 'body.space' : 'body.collection';
-      throw invalidField(field, 'does not name a space or collection of this organization');
-    }
+  async createLink(actor: Actor, orgId: string, input: CreateInviteLinkBody): Promise<LinkResult> {
+    await this.services.authz.org(actor, orgId, 'manageInvites');
     await this.requireLinksEnabled(orgId);
     const row: LinkInvitesTable = {
       id: newId(LINK_ID_LENGTH),
       org_id: orgId,
-      role: input.role,
+      role: null,
+      level: null,
+      target_type: null,
+      target_id: null,
       created_by: actor.userId,
       created_at: this.deps.clock.now().toISOString(),
     };
+    if ('role' in input) {
+      row.role = input.role;
+    } else {
+      const type = 'space' in input ? 'space' : 'collection';
+      const targetId = 'space' in input ? input.space : input.collection;
+      await this.requireTarget(actor, orgId, type, targetId, `body.${type}`);
+      if (input.level === null) throw invalidField('body.level', `must be a role for an invite to a ${type}`);
+      Object.assign(row, { level: input.level, target_type: type, target_id: targetId });
+    }
     await this.deps.db.insertInto('link_invites').values(row).execute();
-    return { row, caller };
+    return { row, context: await this.context(actor, orgId, [row]) };
   }
 
-  async getLink(
-    actor: Actor,
-    orgId: string,
-    inviteId: string,
-  ): Promise<{ row: LinkInvitesTable; caller: OrgMembership }> {
-    const caller = await this.services.authz.org(actor, orgId, 'manageInvites');
-    return { row: await this.readLink(orgId, inviteId), caller };
+  async getLink(actor: Actor, orgId: string, inviteId: string): Promise<LinkResult> {
+    await this.services.authz.org(actor, orgId, 'manageInvites');
+    const row = await this.readLink(orgId, inviteId);
+    return { row, context: await this.context(actor, orgId, [row]) };
   }
 
   async updateLink(
@@ -140,17 +153,25 @@ export class InvitesService {
     orgId: string,
     inviteId: string,
     input: UpdateInviteLinkBody,
-  ): Promise<{ row: LinkInvitesTable; caller: OrgMembership }> {
-    const caller = await this.services.authz.org(actor, orgId, 'manageInvites');
-    await this.readLink(orgId, inviteId);
-    const role = 'role' in input ? input.role : input.level;
+  ): Promise<LinkResult> {
+    await this.services.authz.org(actor, orgId, 'manageInvites');
+    const current = await this.readLink(orgId, inviteId);
+    if (current.target_type === null && !('role' in input)) {
+      throw invalidField('body.role', 'is required for an invite to the organization');
+    }
+    if (current.target_type !== null && !('level' in input)) {
+      throw invalidField('body.level', `is required for an invite to a ${current.target_type}`);
+    }
+    const patch = 'role' in input ? { role: input.role } : { level: input.level };
+    if ('level' in input && input.level === null) throw invalidField('body.level', 'must be a role');
     await this.deps.db
       .updateTable('link_invites')
-      .set({ role })
+      .set(patch)
       .where('org_id', '=', orgId)
       .where('id', '=', inviteId)
       .execute();
-    return { row: await this.readLink(orgId, inviteId), caller };
+    const row = await this.readLink(orgId, inviteId);
+    return { row, context: await this.context(actor, orgId, [row]) };
   }
 
   async deleteLink(actor: Actor, orgId: string, inviteId: string): Promise<void> {
@@ -162,19 +183,78 @@ export class InvitesService {
       .execute();
   }
 
-  /** Anyone holding the link joins with its role (or keeps a higher role they already have). */
+  /**
+   * Anyone holding the link joins with its role (keeping a higher one they already have); a link
+   * to a space or collection makes them a guest if they were not a member, with its level there.
+   */
   async joinWithLink(actor: Actor, orgId: string, inviteId: string): Promise<void> {
-    const link = await this.deps.db
-      .selectFrom('link_invites')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('id', '=', inviteId)
-      .executeTakeFirst();
-    if (!link) throw notFound('This invite link does not exist or has been deleted');
+    const link = await this.readLink(orgId, inviteId);
     await this.requireLinksEnabled(orgId);
     await this.deps.db.transaction().execute(async (tx) => {
       await this.services.members.add(tx, orgId, actor.userId, link.role, { keepHigher: true });
+      if (link.target_type && link.target_id && link.level) {
+        await this.services.grants.grantAtLeast(
+          tx,
+          orgId,
+          link.target_type,
+          link.target_id,
+          actor.userId,
+          link.level,
+        );
+      }
     });
+  }
+
+  /** The space or collection a link leads to must be a live one of this organization. */
+  private async requireTarget(
+    actor: Actor,
+    orgId: string,
+    type: 'space' | 'collection',
+    id: string,
+    field: string,
+  ) {
+    const notHere = () => invalidField(field, `"${id}" is not a ${type} of this organization`);
+    try {
+      const access =
+        type === 'space'
+          ? (await this.services.authz.space(actor, id, 'view')).space
+          : (await this.services.authz.collection(actor, id, 'view')).collection;
+      if (access.org_id !== orgId) throw notHere();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) throw notHere();
+      throw error;
+    }
+  }
+
+  /** The caller's views of the spaces and collections some links lead to. */
+  private async context(actor: Actor, orgId: string, rows: LinkInvitesTable[]): Promise<InviteContext> {
+    const scope = await this.services.authz.scope(actor, orgId);
+    const ids = (type: string) => rows.filter((r) => r.target_type === type).map((r) => r.target_id!);
+    const spaceIds = ids('space');
+    const collectionIds = ids('collection');
+    const spaces =
+      spaceIds.length === 0
+        ? []
+        : await this.deps.db
+            .selectFrom('spaces')
+            .selectAll()
+            .where('id', 'in', spaceIds)
+            .where('deleted_at', 'is', null)
+            .execute();
+    const collections =
+      collectionIds.length === 0
+        ? []
+        : await this.deps.db
+            .selectFrom('collections')
+            .selectAll()
+            .where('id', 'in', collectionIds)
+            .where('deleted_at', 'is', null)
+            .execute();
+    return {
+      callerOrgRole: scope.orgRole,
+      spaces: new Map(spaces.map((row) => [row.id, { row, role: scope.spaceRole(row) }])),
+      collections: new Map(collections.map((row) => [row.id, { row, role: scope.collectionRole(row.id) }])),
+    };
   }
 
   private async readLink(orgId: string, inviteId: string): Promise<LinkInvitesTable> {
@@ -185,7 +265,20 @@ export class InvitesService {
       .where('id', '=', inviteId)
       .executeTakeFirst();
     if (!row) throw notFound(`Invite link "${inviteId}" not found`);
+    if (row.target_type && !(await this.targetLive(row.target_type, row.target_id!))) {
+      throw notFound(`Invite link "${inviteId}" leads to a ${row.target_type} that no longer exists`);
+    }
     return row;
+  }
+
+  private async targetLive(type: 'space' | 'collection', id: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom(type === 'space' ? 'spaces' : 'collections')
+      .select('id')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   private async requireLinksEnabled(orgId: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Actor, emailDomain } from '../../auth/actor.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
@@ -28,6 +29,15 @@ export class OrgsService {
           )
           .selectAll('o')
           .select('m.role as member_role')
+          .select((eb) =>
+            eb
+              .selectFrom('team_members as tm')
+              .select(sql<number>`count(*)`.as('n'))
+              .whereRef('tm.org_id', '=', 'o.id')
+              .where('tm.user_id', '=', p.userId)
+              .where('tm.role', '=', 'owner')
+              .as('owned_teams'),
+          )
           .where('o.id', '=', p.orgId),
       deps.database.cache,
     );
@@ -89,10 +99,10 @@ export class OrgsService {
   /** One query for the organization and the caller's membership: the hottest read of the API. */
   async get(actor: Actor, orgId: string): Promise<OrgView> {
     const found = await this.withMembership.first({ orgId, userId: actor.userId });
-    const { member_role, ...row } = found ?? { member_role: undefined };
+    const { member_role, owned_teams, ...row } = found ?? { member_role: undefined, owned_teams: 0 };
     this.services.authz.requireOrg(found ? { orgId, role: member_role ?? null } : undefined, orgId, 'view');
     await this.services.authz.markSeen(actor.userId, orgId);
-    return { row: row as OrganizationRow, role: member_role };
+    return { row: row as OrganizationRow, role: member_role, ownsTeam: Number(owned_teams) > 0 };
   }
 
   async update(actor: Actor, orgId: string, input: UpdateOrganizationBody): Promise<OrgView> {

@@ -1,6 +1,6 @@
 import type { Actor } from '../../auth/actor.js';
 import type { ContentAction } from '../../auth/content-policy.js';
-import type { MemberRole } from '../../auth/roles.js';
+import { type MemberRole, roleRank } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import type { Deps } from '../../deps.js';
@@ -166,6 +166,26 @@ export class GrantsService {
       .where('principal_type', '=', principal)
       .where('principal_id', '=', principalId)
       .execute();
+  }
+
+  /** Gives a user at least `role` on the item (an existing higher grant stays). */
+  async grantAtLeast(
+    tx: Tx,
+    orgId: string,
+    type: TargetType,
+    id: string,
+    userId: string,
+    role: MemberRole,
+  ): Promise<void> {
+    const current = await tx
+      .selectFrom('grants')
+      .select('role')
+      .where('target_id', '=', id)
+      .where('principal_type', '=', 'user')
+      .where('principal_id', '=', userId)
+      .executeTakeFirst();
+    if (current && roleRank(current.role) >= roleRank(role)) return;
+    await this.insertGrants(tx, { type, id, orgId }, 'user', [userId], role);
   }
 
   /** Whoever creates a space or collection administers it, whatever their organization role. */

@@ -138,6 +138,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('jobs_due').on('jobs').columns(['status', 'run_at']).execute();
 
+  // Invite links may also give a level on one space or collection.
+  await db.schema.alterTable('link_invites').addColumn('level', 'text').execute();
+  await db.schema.alterTable('link_invites').addColumn('target_type', 'text').execute();
+  await db.schema.alterTable('link_invites').addColumn('target_id', 'text').execute();
+
   await db.schema
     .createTable('schedules')
     .addColumn('name', 'text', (c) => c.primaryKey())
@@ -148,6 +153,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  for (const column of ['target_id', 'target_type', 'level']) {
+    await db.schema.alterTable('link_invites').dropColumn(column).execute();
+  }
   for (const table of [
     'schedules',
     'jobs',
