@@ -6,7 +6,7 @@ import { Throttle } from '../throttle.js';
 import { AccessScope } from './access-scope.js';
 import type { Actor } from './actor.js';
 import { CONTENT_RULES, type ContentAction, contentAllows, resolveRole } from './content-policy.js';
-import { collectionChain, grantsOf } from './content-queries.js';
+import { chainWithGrants, grantsOf } from './content-queries.js';
 import { ORG_RULES, type OrgAction, orgAllows } from './org-policy.js';
 import type { MemberRole } from './roles.js';
 
@@ -123,12 +123,11 @@ export class Authorizer {
     if (!collection || collection.deleted_at !== null) throw missing();
     const membership = await this.membership(actor, collection.org_id);
     if (!membership) throw missing();
-    const chain = await collectionChain(this.deps.db, collection.id);
-    const grants = await grantsOf(
+    const { chain, grants } = await chainWithGrants(
       this.deps.db,
+      { table: 'collections', id: collection.id },
       actor.userId,
       collection.org_id,
-      chain.map((n) => n.id),
     );
     const role = resolveRole(membership.role, chain, grants);
     if (!role) throw missing();
@@ -143,19 +142,13 @@ export class Authorizer {
     orgRole: MemberRole | null | undefined,
   ): Promise<MemberRole | null> {
     if (orgRole === undefined) return null;
-    const chain = [
-      { id: space.id, defaultLevel: space.default_level },
-      ...(await collectionChain(this.deps.db, space.parent_id)),
-    ];
-    const grants =
-      orgRole === 'admin'
-        ? new Map()
-        : await grantsOf(
-            this.deps.db,
-            actor.userId,
-            space.org_id,
-            chain.map((n) => n.id),
-          );
+    if (orgRole === 'admin') return 'admin';
+    const { chain, grants } = await chainWithGrants(
+      this.deps.db,
+      { table: 'spaces', id: space.id },
+      actor.userId,
+      space.org_id,
+    );
     return resolveRole(orgRole, chain, grants);
   }
 
