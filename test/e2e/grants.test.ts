@@ -105,6 +105,18 @@ describe('grants on spaces and collections', () => {
     expect((await failure(reader.api.collections.getCollectionById(c.id))).code).toBe(404);
   });
 
+  it('ends grants and team memberships when a member leaves', async () => {
+    const leaver = await createUser(server);
+    await addMember(admin, orgId, leaver, null);
+    const team = (await admin.api.orgs.createOrganizationTeam(orgId, { title: 'Left behind', members: [leaver.id] })).data;
+    const s = (await admin.api.orgs.createSpace(orgId, { title: 'Was shared' })).data;
+    await admin.api.spaces.inviteToSpace(s.id, { role: 'edit', users: [leaver.id] } as never);
+    await leaver.api.orgs.removeMemberFromOrganizationById(orgId, leaver.id);
+    await addMember(admin, orgId, leaver, null);
+    expect((await failure(leaver.api.spaces.getSpaceById(s.id))).code).toBe(404);
+    expect((await admin.api.orgs.getTeamInOrganizationById(orgId, team.id)).data.members).toBe(0);
+  });
+
   it('makes creators admins of what they create', async () => {
     const creator = await createUser(server);
     await addMember(admin, orgId, creator, 'create');

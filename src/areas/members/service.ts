@@ -176,6 +176,14 @@ export class MembersService {
       if (!current) return false;
       if (current.role === 'admin') await this.ensureAnotherAdmin(tx, orgId, userId, 'remove');
       await tx.deleteFrom('members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+      // Leaving an organization ends what it gave: team memberships and grants there.
+      await tx.deleteFrom('team_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+      await tx
+        .deleteFrom('grants')
+        .where('org_id', '=', orgId)
+        .where('principal_type', '=', 'user')
+        .where('principal_id', '=', userId)
+        .execute();
       return true;
     });
   }
