@@ -48,7 +48,13 @@ export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGTERM');
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // the group is already gone
+      child.kill('SIGTERM');
+      setTimeout(resolve, 200);
+    }
   });
 }
 

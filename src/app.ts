@@ -24,7 +24,7 @@ import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
 import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
-import { requestValidatorCompiler } from './http/validators.js';
+import { requestValidatorCompiler, responseSerializerCompiler } from './http/validators.js';
 import { newId } from './ids.js';
 import type { QueueOptions } from './jobs/queue.js';
 import { createServices } from './services.js';
@@ -76,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('quire', { deps, services, authz: services.authz, urls });
 
   app.setValidatorCompiler(requestValidatorCompiler());
+  app.setSerializerCompiler(responseSerializerCompiler());
   registerErrorHandling(app);
   registerJsonParser(app);
   // A request without a body, on a route that takes one, is validated as `{}`: optional bodies

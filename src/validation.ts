@@ -9,8 +9,10 @@ const ajv = new Ajv({ allErrors: false, strict: false });
  * same message form as request validation: the field path and the rule it breaks.
  */
 export function compileValidator<T>(schema: TSchema): (value: unknown, field: string) => asserts value is T {
-  const validate = ajv.compile(schema);
+  // Compiled on first use: large schemas (documents) would otherwise slow every start.
+  let validate: ReturnType<typeof ajv.compile> | undefined;
   return (value: unknown, field: string): asserts value is T => {
+    validate ??= ajv.compile(schema);
     if (validate(value)) return;
     const issue = mostSpecific(validate.errors ?? []);
     const path = issue ? issue.instancePath.replaceAll('/', '.') : '';

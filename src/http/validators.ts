@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 
 /**
  * Request validation. Query strings and path parameters arrive as text, so they are coerced
@@ -23,4 +24,23 @@ export function requestValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodies = makeAjv(false);
   const text = makeAjv(true);
   return ({ schema, httpPart }) => (httpPart === 'body' ? bodies : text).compile(schema as object);
+}
+
+/**
+ * Response serializers, built once per schema object: every route declares the same error
+ * schemas, and building a serializer per route and status made most of the start-up time.
+ */
+export function responseSerializerCompiler(): FastifySerializerCompiler<unknown> {
+  const built = new WeakMap<object, (data: unknown) => string>();
+  return ({ schema }) => {
+    const key = schema as object;
+    let serialize = built.get(key);
+    if (!serialize) {
+      serialize = fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as (
+        data: unknown,
+      ) => string;
+      built.set(key, serialize);
+    }
+    return serialize;
+  };
 }

@@ -108,7 +108,9 @@ describe('grants on spaces and collections', () => {
   it('ends grants and team memberships when a member leaves', async () => {
     const leaver = await createUser(server);
     await addMember(admin, orgId, leaver, null);
-    const team = (await admin.api.orgs.createOrganizationTeam(orgId, { title: 'Left behind', members: [leaver.id] })).data;
+    const team = (
+      await admin.api.orgs.createOrganizationTeam(orgId, { title: 'Left behind', members: [leaver.id] })
+    ).data;
     const s = (await admin.api.orgs.createSpace(orgId, { title: 'Was shared' })).data;
     await admin.api.spaces.inviteToSpace(s.id, { role: 'edit', users: [leaver.id] } as never);
     await leaver.api.orgs.removeMemberFromOrganizationById(orgId, leaver.id);
