@@ -24,7 +24,7 @@ function log(line: string) {
   process.stdout.write(`${line}\n`);
 }
 
-async function startQuire(databaseUrl: string | undefined) {
+async function startQuire(databaseUrl: string | null) {
   const store = await isolatedStore(databaseUrl);
   const port = await freePort();
   const child = startProcess(process.execPath, [path.join(ROOT, 'dist/main.js'), 'serve'], {
@@ -65,7 +65,7 @@ function fmt(r: LoadResult): string {
   return `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(3)} ms  non-2xx ${r.non2xx}  errors ${r.errors}`;
 }
 
-async function throughput(label: string, databaseUrl: string | undefined) {
+async function throughput(label: string, databaseUrl: string | null) {
   const quire = await startQuire(databaseUrl);
   const auth = { authorization: `Bearer ${TOKEN}` };
   const orgs = (await (await fetch(`${quire.url}/v1/orgs`, { headers: auth })).json()) as {
@@ -121,6 +121,6 @@ async function startupTime(runs = 3) {
 log('building (npm run build)');
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 log(`GET /v1/orgs/{id}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS}s each`);
-await throughput('sqlite', undefined);
+await throughput('sqlite', null);
 if (process.env.DATABASE_URL) await throughput('postgres', process.env.DATABASE_URL);
 await startupTime();

@@ -83,7 +83,8 @@ export interface IsolatedStore {
  * A store of its own for CLI runs: a temporary QUIRE_DATA_DIR (SQLite), or, when the suite runs on
  * PostgreSQL, a fresh schema selected through the connection string.
  */
-export async function isolatedStore(base = process.env.DATABASE_URL): Promise<IsolatedStore> {
+/** `base` null forces SQLite whatever DATABASE_URL says. */
+export async function isolatedStore(base: string | null | undefined = process.env.DATABASE_URL): Promise<IsolatedStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-store-'));
   if (!base) {
     return {
