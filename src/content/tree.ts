@@ -1,0 +1,133 @@
+import type { ContentRef } from './document-schema.js';
+
+/**
+ * The content of one revision, as the engine works on it: pages and files by id. Revisions are
+ * immutable; a change makes a new `RevisionContent` sharing every unchanged node.
+ *
+ * Page bodies are markdown (GitBook-flavoured), referenced by the SHA-256 of their text
+ * (`body`), stored once in the content-addressed object store.
+ */
+
+export type PageType = 'document' | 'group' | 'link';
+
+export interface PageLayout {
+  width: 'default' | 'wide';
+  cover: boolean;
+  coverSize: 'hero' | 'full';
+  title: boolean;
+  description: boolean;
+  tableOfContents: boolean;
+  outline: boolean;
+  pagination: boolean;
+  metadata: boolean;
+}
+
+export const DEFAULT_LAYOUT: PageLayout = {
+  width: 'default',
+  cover: false,
+  coverSize: 'hero',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
+export interface PageCover {
+  ref: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos: number;
+  height?: number;
+}
+
+export interface GitBlob {
+  oid: string;
+  path: string;
+}
+
+export interface PageNode {
+  id: string;
+  type: PageType;
+  /** Parent page id; null at the top level. Groups are only at the top level. */
+  parent: string | null;
+  /** Order among the siblings of the same parent (any numbers; only their order matters). */
+  order: number;
+  title: string;
+  /** Path segment of the page (documents and groups); the page path joins its ancestors' slugs. */
+  slug: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: PageLayout;
+  cover?: PageCover;
+  /** Documents: hash of the markdown body; null for an empty page. */
+  body?: string | null;
+  /** Links: where the link page points. */
+  target?: ContentRef;
+  href?: string;
+  createdAt: string;
+  updatedAt: string;
+  git?: GitBlob;
+}
+
+export interface FileNode {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** SHA-256 of the bytes in the blob store. */
+  blob: string;
+  dimensions?: { width: number; height: number };
+  git?: GitBlob;
+}
+
+export interface ReusableContentNode {
+  id: string;
+  title: string;
+  body: string | null;
+  git?: GitBlob;
+}
+
+export type VariableValue = string | number | boolean;
+
+export interface RevisionContent {
+  pages: ReadonlyMap<string, PageNode>;
+  files: ReadonlyMap<string, FileNode>;
+  reusableContents: ReadonlyMap<string, ReusableContentNode>;
+  variables: Readonly<Record<string, VariableValue>>;
+}
+
+export const EMPTY_CONTENT: RevisionContent = {
+  pages: new Map(),
+  files: new Map(),
+  reusableContents: new Map(),
+  variables: {},
+};
+
+/** Children of `parent` in order (ties broken by id so every reader sees the same order). */
+export function childrenOf(content: RevisionContent, parent: string | null): PageNode[] {
+  const children: PageNode[] = [];
+  for (const page of content.pages.values()) if (page.parent === parent) children.push(page);
+  return children.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The page's path: the slugs from the top down to it, joined by '/'. Groups only head a part of
+ * the table of contents: their own path is their slug, but pages inside them do not carry it.
+ */
+export function pathOf(content: RevisionContent, pageId: string): string {
+  const page = content.pages.get(pageId);
+  if (!page) return '';
+  const slugs: string[] = page.slug ? [page.slug] : [];
+  let current = page.parent ? content.pages.get(page.parent) : undefined;
+  let guard = 0;
+  while (current && guard++ < 1000) {
+    if (current.type !== 'group' && current.slug) slugs.unshift(current.slug);
+    current = current.parent ? content.pages.get(current.parent) : undefined;
+  }
+  return slugs.join('/');
+}
