@@ -10,6 +10,7 @@ import { TeamsService } from './areas/teams/service.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
 import { TokenService } from './auth/token-service.js';
+import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 
@@ -28,6 +29,7 @@ export interface Services {
   trash: TrashService;
   teams: TeamsService;
   grants: GrantsService;
+  store: ContentStore;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -42,6 +44,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.invites = new InvitesService(deps, services);
   services.agentInstructions = new AgentInstructionsService(deps, services);
   services.jobs = new JobQueue(deps, queue);
+  services.store = new ContentStore();
   services.collections = new CollectionsService(deps, services);
   services.spaces = new SpacesService(deps, services);
   services.trash = new TrashService(deps, services);

@@ -1,47 +1,62 @@
-import type { Tx } from '../db/database.js';
+import type { Db, Tx } from '../db/database.js';
+import type { RevisionsTable } from '../db/tables.js';
 import { newId } from '../ids.js';
-import { putObject } from './objects.js';
 
-/** What a revision holds, stored as one content-addressed object. */
-export interface RevisionTree {
-  pages: unknown[];
-  files: unknown[];
-  reusableContents: unknown[];
-  variables: Record<string, string>;
+export type RevisionType = 'edits' | 'merge' | 'update' | 'rollback';
+
+export interface GitCommit {
+  oid: string;
+  message: string;
+  createdByGitBook: boolean;
+  url?: string;
+  ref?: string;
 }
-
-export const EMPTY_TREE: RevisionTree = { pages: [], files: [], reusableContents: [], variables: {} };
 
 export interface NewRevision {
   spaceId: string;
-  tree: RevisionTree | { hash: string };
+  treeHash: string;
   parents: string[];
-  type: string;
+  type: RevisionType;
   createdBy: string | null;
   createdAt: string;
+  changeRequestId?: string | null;
+  mergedFrom?: string | null;
+  git?: GitCommit | null;
 }
 
-/** Writes a revision; a tree given by hash is shared, not copied, so a copy of a space is free. */
-export async function createRevision(tx: Tx, input: NewRevision): Promise<string> {
-  const treeHash = 'hash' in input.tree ? input.tree.hash : await putObject(tx, JSON.stringify(input.tree));
-  const id = newId();
-  await tx
-    .insertInto('revisions')
-    .values({
-      id,
-      space_id: input.spaceId,
-      parents: JSON.stringify(input.parents),
-      type: input.type,
-      tree_hash: treeHash,
-      created_by: input.createdBy,
-      created_at: input.createdAt,
-    })
-    .execute();
-  return id;
+/** Writes a revision row; the tree it points at is already in the object store. */
+export async function insertRevision(tx: Tx | Db, input: NewRevision): Promise<RevisionsTable> {
+  const row: RevisionsTable = {
+    id: newId(),
+    space_id: input.spaceId,
+    parents: JSON.stringify(input.parents),
+    type: input.type,
+    tree_hash: input.treeHash,
+    created_by: input.createdBy,
+    created_at: input.createdAt,
+    change_request_id: input.changeRequestId ?? null,
+    merged_from: input.mergedFrom ?? null,
+    git: input.git ? JSON.stringify(input.git) : null,
+  };
+  await tx.insertInto('revisions').values(row).execute();
+  return row;
 }
 
-export async function revisionTreeHash(tx: Tx, revisionId: string): Promise<string> {
-  const row = await tx
+export async function findRevision(
+  db: Tx | Db,
+  spaceId: string,
+  revisionId: string,
+): Promise<RevisionsTable | undefined> {
+  return db
+    .selectFrom('revisions')
+    .selectAll()
+    .where('id', '=', revisionId)
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+}
+
+export async function revisionTreeHash(db: Tx | Db, revisionId: string): Promise<string> {
+  const row = await db
     .selectFrom('revisions')
     .select('tree_hash')
     .where('id', '=', revisionId)

@@ -153,6 +153,71 @@ export interface RevisionsTable {
   tree_hash: string;
   created_by: string | null;
   created_at: string;
+  /** The change request this revision belongs to (null: the space's main line). */
+  change_request_id: string | null;
+  /** For merge revisions: the merged change request. */
+  merged_from: string | null;
+  /** JSON of the git commit this revision came from or went to. */
+  git: string | null;
+}
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  /** JSON rich-text document. */
+  description: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  merged_by: string | null;
+  merged_at: string | null;
+  revision_initial: string;
+  revision: string;
+  revision_merged_ancestor: string;
+  revision_merged: string | null;
+  comments: number;
+}
+
+export interface ChangeRequestReviewersTable {
+  change_request_id: string;
+  user_id: string;
+  requested_by: string;
+  revision: string;
+  created_at: string;
+}
+
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_id: string;
+  status: 'approved' | 'changes-requested';
+  revision: string;
+  comment: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChangeRequestContributorsTable {
+  change_request_id: string;
+  user_id: string;
+  count: number;
+  updated_at: string;
+}
+
+export interface PageLinksTable {
+  space_id: string;
+  page_id: string;
+  seq: number;
+  target_kind: 'page' | 'anchor' | 'file' | 'url';
+  /** Page id, file id, or URL. */
+  target: string;
+  anchor: string | null;
+  href: string;
 }
 
 export interface TeamsTable {
@@ -220,4 +285,9 @@ export interface Tables {
   grants: GrantsTable;
   jobs: JobsTable;
   schedules: SchedulesTable;
+  change_requests: ChangeRequestsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  change_request_contributors: ChangeRequestContributorsTable;
+  page_links: PageLinksTable;
 }

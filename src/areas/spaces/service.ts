@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { createRevision, EMPTY_TREE, revisionTreeHash } from '../../content/revisions.js';
+import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
@@ -55,7 +55,10 @@ export class SpacesService {
         updated_at: now,
         deleted_at: null,
       };
-      await this.insertWithRevision(tx, row, { tree: EMPTY_TREE, createdBy: actor.userId });
+      await this.insertWithRevision(tx, row, {
+        treeHash: await this.services.store.emptyTree(tx),
+        createdBy: actor.userId,
+      });
       await this.services.grants.ensureCreatorAdmin(tx, actor, orgId, 'space', id);
     });
     return this.view(actor, id);
@@ -65,22 +68,22 @@ export class SpacesService {
   private async insertWithRevision(
     tx: Tx,
     row: SpacesTable,
-    content: { tree: typeof EMPTY_TREE | { hash: string }; createdBy: string },
+    content: { treeHash: string; createdBy: string },
   ): Promise<void> {
     const revisionId = newId();
     await tx
       .insertInto('spaces')
       .values({ ...row, revision_id: revisionId })
       .execute();
-    const created = await createRevision(tx, {
+    const revision = await insertRevision(tx, {
       spaceId: row.id,
-      tree: content.tree,
+      treeHash: content.treeHash,
       parents: [],
       type: 'edits',
       createdBy: content.createdBy,
       createdAt: row.created_at,
     });
-    await tx.updateTable('spaces').set({ revision_id: created }).where('id', '=', row.id).execute();
+    await tx.updateTable('spaces').set({ revision_id: revision.id }).where('id', '=', row.id).execute();
   }
 
   async listInOrg(actor: Actor, orgId: string, page: PageRequest): Promise<Page<SpaceView>> {
@@ -203,7 +206,7 @@ export class SpacesService {
           updated_at: now,
           deleted_at: null,
         },
-        { tree: { hash: await revisionTreeHash(tx, space.revision_id) }, createdBy: actor.userId },
+        { treeHash: await revisionTreeHash(tx, space.revision_id), createdBy: actor.userId },
       );
       await this.services.grants.ensureCreatorAdmin(tx, actor, space.org_id, 'space', id);
     });
