@@ -4,7 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
+import { reviewRoutes } from './areas/change-requests/review-routes.js';
+import { changeRequestRoutes } from './areas/change-requests/routes.js';
 import { collectionRoutes } from './areas/collections/routes.js';
+import { fileRoutes } from './areas/content/file-routes.js';
+import { linkRoutes } from './areas/content/links-routes.js';
+import { contentRoutes, templateRoutes } from './areas/content/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
@@ -117,6 +122,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   spaceRoutes(app);
   teamRoutes(app);
   permissionRoutes(app);
+  changeRequestRoutes(app);
+  reviewRoutes(app);
+  contentRoutes(app);
+  fileRoutes(app);
+  linkRoutes(app);
+  templateRoutes(app);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

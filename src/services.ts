@@ -1,5 +1,14 @@
+import path from 'node:path';
 import { AgentInstructionsService } from './areas/agent-instructions/service.js';
+import { ContentWriteService } from './areas/change-requests/content-writes.js';
+import { MergeService } from './areas/change-requests/merging.js';
+import { ReviewsService } from './areas/change-requests/reviews.js';
+import { ChangeRequestsService } from './areas/change-requests/service.js';
 import { CollectionsService } from './areas/collections/service.js';
+import { LinkIndex } from './areas/content/link-index.js';
+import { LinksService } from './areas/content/links-service.js';
+import { ContentService } from './areas/content/service.js';
+import { TemplatesService } from './areas/content/templates.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OrgsService } from './areas/orgs/service.js';
@@ -10,8 +19,10 @@ import { TeamsService } from './areas/teams/service.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
 import { TokenService } from './auth/token-service.js';
+import { type BlobStore, FileBlobStore } from './content/blob-store.js';
 import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
+import { OutboundClient } from './http/outbound.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 
 /** Every area's service, built once per server; areas call each other only through these. */
@@ -30,6 +41,16 @@ export interface Services {
   teams: TeamsService;
   grants: GrantsService;
   store: ContentStore;
+  blobs: BlobStore;
+  outbound: OutboundClient;
+  changeRequests: ChangeRequestsService;
+  reviews: ReviewsService;
+  merges: MergeService;
+  links: LinkIndex;
+  content: ContentService;
+  contentWrites: ContentWriteService;
+  linkReader: LinksService;
+  templates: TemplatesService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -45,6 +66,16 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.agentInstructions = new AgentInstructionsService(deps, services);
   services.jobs = new JobQueue(deps, queue);
   services.store = new ContentStore();
+  services.blobs = new FileBlobStore(path.join(deps.config.dataDir, 'blobs'));
+  services.outbound = new OutboundClient({ allow: deps.config.outboundAllow });
+  services.changeRequests = new ChangeRequestsService(deps, services);
+  services.reviews = new ReviewsService(deps, services);
+  services.merges = new MergeService(deps, services);
+  services.links = new LinkIndex(deps, services);
+  services.content = new ContentService(deps, services);
+  services.contentWrites = new ContentWriteService(deps, services);
+  services.linkReader = new LinksService(deps, services);
+  services.templates = new TemplatesService(services);
   services.collections = new CollectionsService(deps, services);
   services.spaces = new SpacesService(deps, services);
   services.trash = new TrashService(deps, services);

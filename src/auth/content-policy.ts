@@ -15,6 +15,8 @@ import { type MemberRole, maxRole, roleAtLeast } from './roles.js';
 export const CONTENT_RULES = {
   view: 'read',
   comment: 'comment',
+  /** Open and manage change requests: editing, but through a proposal, so a lock does not stop it. */
+  propose: 'edit',
   edit: 'edit',
   merge: 'edit',
   review: 'review',

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 
 /**
  * The rich-text document tree of the GitBook API (`JSONDocument`), the subset Quire reads and
@@ -36,6 +36,7 @@ export const ContentRef = Type.Union([
 ]);
 export type ContentRef = Static<typeof ContentRef>;
 
+/** The colours both official versions accept (0.146.0 knows fewer than 0.202.0). */
 const TextColor = Type.Enum([
   'default',
   'green',
@@ -44,15 +45,11 @@ const TextColor = Type.Enum([
   'orange',
   'yellow',
   'purple',
-  'pink',
-  'violet',
-  'cyan',
   '$primary',
   '$info',
   '$success',
   '$warning',
   '$danger',
-  '$tint',
 ]);
 
 export const Mark = Type.Union([
@@ -84,6 +81,26 @@ export const Text = Type.Object(
 );
 export type Text = Static<typeof Text>;
 
+/** Images point at an uploaded file or at a URL, nothing else. */
+export const ImageRef = Type.Union([
+  Type.Object(
+    { kind: Type.Literal('url'), url: Type.String({ maxLength: 2048 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object({ kind: Type.Literal('file'), file: Type.String() }, { additionalProperties: false }),
+]);
+
+const InlineImage = Type.Object(
+  {
+    object: Type.Literal('inline'),
+    type: Type.Literal('inline-image'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object({ ref: ImageRef, alt: Type.Optional(Type.String()) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
 const InlineLink = Type.Object(
   {
     object: Type.Literal('inline'),
@@ -91,7 +108,7 @@ const InlineLink = Type.Object(
     key: Key,
     isVoid: NotVoid,
     data: Type.Object({ ref: ContentRef }, { additionalProperties: false }),
-    nodes: Type.Array(Text),
+    nodes: Type.Array(Type.Union([Text, InlineImage])),
   },
   { additionalProperties: false },
 );
@@ -118,7 +135,8 @@ const InlineMath = Type.Object(
   { additionalProperties: false },
 );
 
-export const Inline = Type.Union([InlineLink, InlineEmoji, InlineMath]);
+export const Inline = Type.Union([InlineLink, InlineImage, InlineEmoji, InlineMath]);
+export type Inline = Static<typeof Inline>;
 const InlineContent = Type.Array(Type.Union([Text, Inline]));
 const Align = Type.Optional(Type.Enum(['start', 'center', 'end']));
 
@@ -195,9 +213,154 @@ const Code = Type.Object(
   { additionalProperties: false },
 );
 
+const MathBlock = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('math'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object({ formula: Type.String() }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+const Embed = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('embed'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object({ url: Type.String({ maxLength: 2048 }) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+const FileBlock = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('file'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object(
+      {
+        ref: Type.Object(
+          { kind: Type.Literal('file'), file: Type.String() },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ContentRefBlock = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('content-ref'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object({ ref: ContentRef }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+/** Named parts of a void block (captions, titles, table cells) are fragments of blocks. */
+function fragment<N extends TSchema, T extends TSchema, E extends TProperties = Record<never, never>>(
+  name: N,
+  nodes: T,
+  extra: E = {} as E,
+  size: { minItems?: number; maxItems?: number } = {},
+) {
+  return Type.Object(
+    { object: Type.Literal('fragment'), key: Key, fragment: name, ...extra, nodes: Type.Array(nodes, size) },
+    { additionalProperties: false },
+  );
+}
+
+const Image = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('image'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object(
+      {
+        ref: ImageRef,
+        alt: Type.Optional(Type.String()),
+        width: Type.Optional(Type.Number({ minimum: 0 })),
+        height: Type.Optional(Type.Number({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+    fragments: Type.Array(fragment(Type.Literal('caption'), Paragraph), { maxItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const Images = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('images'),
+    key: Key,
+    isVoid: Type.Literal(false),
+    data: Type.Object({}, { additionalProperties: false }),
+    nodes: Type.Array(Image, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
 /**
- * Lists, quotes and hints nest, so their schemas are built over a placeholder and closed with
- * `Type.Cyclic`.
+ * A markdown (GFM) table: a grid view of text columns, one record per row, each cell a
+ * fragment holding one paragraph; `values` maps column id to fragment id.
+ */
+const Table = Type.Object(
+  {
+    object: Type.Literal('block'),
+    type: Type.Literal('table'),
+    key: Key,
+    isVoid: Type.Literal(true),
+    data: Type.Object(
+      {
+        view: Type.Object(
+          {
+            type: Type.Literal('grid'),
+            columns: Type.Array(Type.String()),
+            hideHeader: Type.Literal(false),
+          },
+          { additionalProperties: false },
+        ),
+        records: Type.Record(
+          Type.String(),
+          Type.Object(
+            { orderIndex: Type.String(), values: Type.Record(Type.String(), Type.String()) },
+            { additionalProperties: false },
+          ),
+        ),
+        definition: Type.Record(
+          Type.String(),
+          Type.Object(
+            {
+              id: Type.String(),
+              title: Type.String(),
+              type: Type.Literal('text'),
+              textAlignment: Type.Enum(['left', 'center', 'right']),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    fragments: Type.Array(fragment(Type.String(), Paragraph, { type: Type.Optional(Type.String()) })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Containers nest, so their schemas are built over named placeholders and closed with
+ * `Type.Cyclic`. What each container may hold is what both official versions allow (0.146.0 is
+ * the narrower one: hints hold only the essential blocks, tabs no tables).
  */
 export const Block = Type.Cyclic(
   {
@@ -210,7 +373,9 @@ export const Block = Type.Cyclic(
         data: Type.Optional(
           Type.Object({ checked: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
         ),
-        nodes: Type.Array(Type.Union([Type.Ref('Essential'), Code, Type.Ref('Hint'), Type.Ref('Quote')])),
+        nodes: Type.Array(
+          Type.Union([Type.Ref('Essential'), Code, Type.Ref('Hint'), Type.Ref('Quote'), MathBlock, Table]),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -267,7 +432,85 @@ export const Block = Type.Cyclic(
       },
       { additionalProperties: false },
     ),
-    Block: Type.Union([Type.Ref('Essential'), Code, Type.Ref('Hint'), Type.Ref('Quote')]),
+    TabsItem: Type.Object(
+      {
+        object: Type.Literal('block'),
+        type: Type.Literal('tabs-item'),
+        key: Key,
+        isVoid: NotVoid,
+        data: Type.Object({ title: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        nodes: Type.Array(
+          Type.Union([
+            Type.Ref('Essential'),
+            ContentRefBlock,
+            Code,
+            Embed,
+            FileBlock,
+            Images,
+            Type.Ref('Hint'),
+            Type.Ref('Quote'),
+            MathBlock,
+          ]),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Tabs: Type.Object(
+      {
+        object: Type.Literal('block'),
+        type: Type.Literal('tabs'),
+        key: Key,
+        isVoid: NotVoid,
+        data: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        nodes: Type.Array(Type.Ref('TabsItem')),
+      },
+      { additionalProperties: false },
+    ),
+    Expandable: Type.Object(
+      {
+        object: Type.Literal('block'),
+        type: Type.Literal('expandable'),
+        key: Key,
+        isVoid: Type.Literal(true),
+        data: Type.Object({}, { additionalProperties: false }),
+        fragments: Type.Tuple([
+          fragment(
+            Type.Literal('expandable-title'),
+            Paragraph,
+            { type: Type.Literal('expandable-title') },
+            { minItems: 1, maxItems: 1 },
+          ),
+          Type.Object(
+            {
+              object: Type.Literal('fragment'),
+              key: Key,
+              fragment: Type.Literal('expandable-body'),
+              type: Type.Literal('expandable-body'),
+              nodes: Type.Array(
+                Type.Union([Type.Ref('Essential'), Images, Code, Table, Type.Ref('Hint'), Type.Ref('Quote')]),
+                { minItems: 1 },
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ]),
+      },
+      { additionalProperties: false },
+    ),
+    Block: Type.Union([
+      Type.Ref('Essential'),
+      Type.Ref('Quote'),
+      Type.Ref('Hint'),
+      Images,
+      FileBlock,
+      Embed,
+      Code,
+      MathBlock,
+      Type.Ref('Expandable'),
+      Type.Ref('Tabs'),
+      Table,
+      ContentRefBlock,
+    ]),
   },
   'Block',
 );

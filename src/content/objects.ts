@@ -17,7 +17,7 @@ const BATCH = 200;
 export async function putObjects(tx: Tx | Db, datas: string[]): Promise<string[]> {
   const hashes = datas.map(objectHash);
   const unique = new Map<string, string>();
-  datas.forEach((data, i) => unique.set(hashes[i]!, data));
+  for (const [i, data] of datas.entries()) unique.set(hashes[i]!, data);
   const rows = [...unique].map(([hash, data]) => ({ hash, data }));
   for (let i = 0; i < rows.length; i += BATCH) {
     await tx

@@ -145,7 +145,7 @@ export class ContentStore {
       tx,
       markdowns.map((m) => JSON.stringify(m)),
     );
-    markdowns.forEach((m, i) => this.objects.set(hashes[i]!, m));
+    for (const [i, m] of markdowns.entries()) this.objects.set(hashes[i]!, m);
     return hashes;
   }
 

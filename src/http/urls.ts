@@ -27,6 +27,18 @@ export class Urls {
     return { location: this.api(`/collections/${id}`), app: this.app(`/c/${id}`) };
   }
 
+  changeRequest(spaceId: string, id: string) {
+    return {
+      location: this.api(`/spaces/${spaceId}/change-requests/${id}`),
+      app: this.app(`/s/${spaceId}/~/changes/${id}`),
+    };
+  }
+
+  /** Where a stored file is downloaded: by its content hash, which only its readers know. */
+  file(hash: string, name: string) {
+    return `${this.base}/files/${hash}/${encodeURIComponent(name)}`;
+  }
+
   space(id: string) {
     return { location: this.api(`/spaces/${id}`), app: this.app(`/s/${id}`) };
   }

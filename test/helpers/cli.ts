@@ -84,7 +84,9 @@ export interface IsolatedStore {
  * PostgreSQL, a fresh schema selected through the connection string.
  */
 /** `base` null forces SQLite whatever DATABASE_URL says. */
-export async function isolatedStore(base: string | null | undefined = process.env.DATABASE_URL): Promise<IsolatedStore> {
+export async function isolatedStore(
+  base: string | null | undefined = process.env.DATABASE_URL,
+): Promise<IsolatedStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-store-'));
   if (!base) {
     return {

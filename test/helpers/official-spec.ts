@@ -112,6 +112,17 @@ class Spec {
     return best;
   }
 
+  /** The validator of a named component schema (`#/components/schemas/<name>`), or null. */
+  componentValidator(name: string): ValidateFunction | null {
+    const key = `#/components/schemas/${name}`;
+    if (this.compiled.has(key)) return this.compiled.get(key)!;
+    const validate = this.doc.components?.schemas?.[name]
+      ? this.ajv.compile({ $ref: `spec${this.version}#/components/schemas/${pointerEscape(name)}` })
+      : null;
+    this.compiled.set(key, validate as ValidateFunction);
+    return validate;
+  }
+
   findById(operationId: string): Operation | undefined {
     return this.operations.find((op) => op.operationId === operationId);
   }
@@ -220,4 +231,33 @@ export function checkResponse(
     }
   }
   return { operations, problems };
+}
+
+/**
+ * Checks a value against a component schema (`JSONDocument`, `DocumentBlockTable`, …) of every
+ * official version. A version without that schema is a problem too: the name is then wrong.
+ * `operationId` of each problem names the schema.
+ */
+export function checkSchema(name: string, value: unknown): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  for (const spec of officialSpecs()) {
+    const validate = spec.componentValidator(name);
+    if (!validate) {
+      problems.push({
+        version: spec.version,
+        operationId: name,
+        errors: [`no component schema named ${name}`],
+      });
+      continue;
+    }
+    if (validate(value)) continue;
+    problems.push({
+      version: spec.version,
+      operationId: name,
+      errors: (validate.errors ?? [])
+        .slice(0, 8)
+        .map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`),
+    });
+  }
+  return problems;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { GitBookAPI } from '@gitbook/api';
 import { buildApp } from '../../src/app.js';
 import { bootstrapIfEmpty } from '../../src/bootstrap.js';
@@ -33,12 +36,14 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const port = await freePort();
   const databaseUrl = process.env.DATABASE_URL;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
   const config = loadConfig({
     PORT: String(port),
     QUIRE_PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
     QUIRE_RATE_LIMIT: '100000',
     QUIRE_ADMIN_EMAIL: 'admin@quire.test',
+    QUIRE_DATA_DIR: dataDir,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });
@@ -85,6 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(database.db);
       }
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

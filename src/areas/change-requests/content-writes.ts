@@ -1,0 +1,252 @@
+import type { Actor } from '../../auth/actor.js';
+import { Draft } from '../../content/draft.js';
+import { documentToMarkdown } from '../../content/markdown/index.js';
+import { insertRevision } from '../../content/revisions.js';
+import type { FileNode } from '../../content/tree.js';
+import { validateDocument } from '../../content/validate-document.js';
+import type { Tx } from '../../db/database.js';
+import type { ChangeRequestsTable } from '../../db/tables.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, conflict, invalidField } from '../../errors.js';
+import { OutboundError } from '../../http/outbound.js';
+import { newId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import type { ContentChange, PageDocumentInput } from './content-schemas.js';
+import { fileFacts } from './file-facts.js';
+
+/** The largest page body accepted, in bytes of markdown. */
+export const MAX_MARKDOWN_BYTES = 1024 * 1024;
+/** The largest file accepted (base64 or fetched). */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+export type AppliedChange =
+  | { object: 'created_page'; page: string; ref?: string | undefined }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
+
+export interface WriteOutcome {
+  cr: ChangeRequestsTable;
+  changes: AppliedChange[];
+  insertedFiles: FileNode[];
+}
+
+interface PreparedFile {
+  change: number;
+  index: number;
+  node: Omit<FileNode, 'id'>;
+  data: Buffer;
+}
+
+/**
+ * Writing content into a change request: a batch of up to 50 changes applied all together as
+ * one new revision of the change request, or not at all.
+ */
+export class ContentWriteService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  async apply(
+    actor: Actor,
+    spaceId: string,
+    idOrNumber: string,
+    changes: ContentChange[],
+  ): Promise<WriteOutcome> {
+    const { cr } = await this.services.changeRequests.access(actor, spaceId, idOrNumber, 'edit');
+    requireWritable(cr);
+    // Files are read (decoded or fetched) before the transaction: no network inside it.
+    const files = await this.prepareFiles(changes);
+    const markdowns = changes.map((change, i) => markdownOf(change, i));
+
+    return this.deps.db.transaction().execute(async (tx) => {
+      const fresh = await this.lock(tx, cr.id);
+      requireWritable(fresh);
+      const now = this.deps.clock.now().toISOString();
+      const head = await this.services.store.snapshot(tx, await treeOf(tx, fresh.revision));
+      const draft = new Draft(head.content, now);
+      const applied: AppliedChange[] = [];
+      const inserted: FileNode[] = [];
+      // `into` may name a page inserted earlier in the same batch by its `ref`.
+      const refs = new Map<string, string>();
+      const into = <T extends { into?: string | null | undefined }>(change: T): T =>
+        change.into && refs.has(change.into) ? { ...change, into: refs.get(change.into) } : change;
+      for (const [i, change] of changes.entries()) {
+        const field = `body.changes.${i}`;
+        switch (change.operation) {
+          case 'insert_page': {
+            const page = draft.insertPage(change, into(change), markdowns[i] ?? '', field);
+            if (change.ref) refs.set(change.ref, page.id);
+            applied.push({ object: 'created_page', page: page.id, ref: change.ref });
+            break;
+          }
+          case 'update_page':
+            draft.updatePage(change.page, change, into(change), markdowns[i], field);
+            applied.push({ object: 'updated_page', page: change.page });
+            break;
+          case 'delete_page':
+            for (const id of draft.deletePage(change.page, field))
+              applied.push({ object: 'deleted_page', page: id });
+            break;
+          case 'revert_page': {
+            const sourceId = change.revision ?? fresh.revision_merged_ancestor;
+            const sourceTree = await treeOf(tx, sourceId, spaceId, `${field}.revision`);
+            const source = await this.services.store.snapshot(tx, sourceTree);
+            const outcome = draft.revertPage(change.page, source.content, field);
+            applied.push({
+              object: outcome === 'deleted' ? 'deleted_page' : 'updated_page',
+              page: change.page,
+            });
+            break;
+          }
+          case 'insert_files':
+            for (const file of files.filter((f) => f.change === i)) {
+              const node: FileNode = { id: newId(), ...file.node };
+              draft.addFile(node);
+              inserted.push(node);
+            }
+            break;
+        }
+      }
+      draft.checkPaths('body.changes');
+
+      for (const file of files) await this.services.blobs.put(file.data);
+      const bodyIds = [...draft.bodies.keys()];
+      const texts = bodyIds.map((id) => draft.bodies.get(id)).filter((t): t is string => t !== null);
+      const hashes = await this.services.store.putBodies(tx, texts);
+      let h = 0;
+      for (const id of bodyIds) {
+        const text = draft.bodies.get(id);
+        const page = draft.pages.get(id);
+        if (page) draft.pages.set(id, { ...page, body: text === null ? null : hashes[h] });
+        if (text !== null) h++;
+        draft.changedPages.add(id);
+      }
+
+      const treeHash = await this.services.store.writeTree(tx, head, draft.content, {
+        pages: draft.changedPages,
+        files: draft.changedFiles,
+      });
+      const revision = await insertRevision(tx, {
+        spaceId,
+        treeHash,
+        parents: [fresh.revision],
+        type: 'edits',
+        createdBy: actor.userId,
+        createdAt: now,
+        changeRequestId: fresh.id,
+      });
+      await tx
+        .updateTable('change_requests')
+        .set({ revision: revision.id, updated_at: now })
+        .where('id', '=', fresh.id)
+        .execute();
+      await this.services.changeRequests.addContribution(tx, fresh.id, actor.userId, now);
+      return {
+        cr: { ...fresh, revision: revision.id, updated_at: now },
+        changes: applied,
+        insertedFiles: inserted,
+      };
+    });
+  }
+
+  private async lock(tx: Tx, crId: string): Promise<ChangeRequestsTable> {
+    let query = tx.selectFrom('change_requests').selectAll().where('id', '=', crId);
+    if (this.deps.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirstOrThrow();
+  }
+
+  private async prepareFiles(changes: ContentChange[]): Promise<PreparedFile[]> {
+    const prepared: PreparedFile[] = [];
+    for (const [i, change] of changes.entries()) {
+      if (change.operation !== 'insert_files') continue;
+      for (const [j, file] of change.files.entries()) {
+        const field = `body.changes.${i}.files.${j}`;
+        const { data, contentType } =
+          'base64' in file
+            ? { data: decodeBase64(file.base64, `${field}.base64`), contentType: undefined }
+            : await this.fetchFile(file.url, `${field}.url`);
+        const facts = fileFacts(data, file.name, file.contentType ?? contentType);
+        prepared.push({
+          change: i,
+          index: j,
+          data,
+          node: {
+            name: file.name,
+            contentType: facts.contentType,
+            size: data.length,
+            blob: facts.hash,
+            ...(facts.dimensions ? { dimensions: facts.dimensions } : {}),
+          },
+        });
+      }
+    }
+    return prepared;
+  }
+
+  private async fetchFile(
+    url: string,
+    field: string,
+  ): Promise<{ data: Buffer; contentType: string | undefined }> {
+    try {
+      const response = await this.services.outbound.fetch(url, { maxBytes: MAX_FILE_BYTES });
+      if (response.status < 200 || response.status > 299) {
+        throw invalidField(field, `could not be fetched: the server answered ${response.status}`);
+      }
+      return { data: response.body, contentType: response.headers['content-type']?.split(';')[0]?.trim() };
+    } catch (error) {
+      if (error instanceof OutboundError) throw invalidField(field, `could not be fetched: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+function requireWritable(cr: ChangeRequestsTable): void {
+  if (cr.status === 'merged' || cr.status === 'archived') {
+    throw conflict(`This change request is ${cr.status}; its content can no longer change`);
+  }
+}
+
+/** The markdown a change brings, from `{markdown}` or a rich-text `{document}`, within limits. */
+function markdownOf(change: ContentChange, i: number): string | undefined {
+  if (change.operation !== 'insert_page' && change.operation !== 'update_page') return undefined;
+  const input: PageDocumentInput | undefined = change.document;
+  if (input === undefined) return undefined;
+  const field = `body.changes.${i}.document`;
+  let markdown: string;
+  if ('markdown' in input) {
+    markdown = input.markdown;
+  } else {
+    validateDocument(input.document, `${field}.document`);
+    markdown = documentToMarkdown(input.document);
+  }
+  if (Buffer.byteLength(markdown, 'utf8') > MAX_MARKDOWN_BYTES) {
+    throw invalidField(
+      `${field}.markdown`,
+      `is over the ${MAX_MARKDOWN_BYTES / 1024} KiB a page may hold; split the page`,
+    );
+  }
+  return markdown;
+}
+
+function decodeBase64(value: string, field: string): Buffer {
+  const clean = value.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) {
+    throw invalidField(field, 'is not valid base64');
+  }
+  const data = Buffer.from(clean, 'base64');
+  if (data.length > MAX_FILE_BYTES)
+    throw invalidField(field, `decodes to more than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  return data;
+}
+
+async function treeOf(tx: Tx, revisionId: string, spaceId?: string, field?: string): Promise<string> {
+  let query = tx.selectFrom('revisions').select('tree_hash').where('id', '=', revisionId);
+  if (spaceId) query = query.where('space_id', '=', spaceId);
+  const row = await query.executeTakeFirst();
+  if (!row) {
+    if (field) throw invalidField(field, `"${revisionId}" is not a revision of this space`);
+    throw new ApiError(500, `revision ${revisionId} is missing`);
+  }
+  return row.tree_hash;
+}

@@ -1,0 +1,123 @@
+import type { JsonDocument } from '../../content/document-schema.js';
+import type { GitCommit } from '../../content/revisions.js';
+import type { FileNode, PageNode, RevisionContent } from '../../content/tree.js';
+import type { RevisionsTable } from '../../db/tables.js';
+import type { Urls } from '../../http/urls.js';
+import type { ChangeRequest } from '../change-requests/schemas.js';
+import type { PageIndex } from './page-index.js';
+
+/** What page and revision presenters need besides the content itself. */
+export interface ContentContext {
+  spaceId: string;
+  urls: Urls;
+  index: PageIndex;
+  /** Include git metadata (`metadata=false` leaves it out). */
+  metadata: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function base(page: PageNode): Json {
+  const out: Json = { id: page.id, title: page.title };
+  if (page.emoji) out.emoji = page.emoji;
+  if (page.icon) out.icon = page.icon;
+  return out;
+}
+
+function layoutOf(page: PageNode): Json {
+  // Both API versions' layout fields: 0.202 requires the last four, 0.146 accepts them.
+  return { ...(page.layout ?? {}), coverMask: 'none', tags: true, actions: true, anchors: true };
+}
+
+/** One page of the tree, its pages below it, and optionally its body. */
+export function presentPage(
+  page: PageNode,
+  ctx: ContentContext,
+  body?: { markdown: string } | { document: JsonDocument },
+): Json {
+  const path = ctx.index.pathOf(page.id);
+  if (page.type === 'link') {
+    const out: Json = {
+      ...base(page),
+      kind: 'link',
+      type: 'link',
+      target: page.target ?? { kind: 'url', url: page.href ?? '' },
+    };
+    if (page.href) out.href = page.href;
+    if (page.hidden) out.hidden = true;
+    return out;
+  }
+  const children = ctx.index.childrenOf(page.id).map((child) => presentPage(child, ctx));
+  if (page.type === 'group') {
+    const out: Json = { ...base(page), kind: 'group', type: 'group', slug: page.slug, path, pages: children };
+    if (page.hidden) out.hidden = true;
+    return out;
+  }
+  const out: Json = {
+    ...base(page),
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+    kind: 'sheet',
+    type: 'document',
+    urls: { app: ctx.urls.app(`/s/${ctx.spaceId}/${path}`) },
+    slug: page.slug,
+    path,
+    pages: children,
+    layout: layoutOf(page),
+    tags: [],
+  };
+  if (page.description) out.description = page.description;
+  if (page.cover) out.cover = page.cover;
+  if (page.hidden) out.hidden = true;
+  if (page.noIndex) out.noIndex = true;
+  if (page.noRobotsIndex) out.noRobotsIndex = true;
+  if (page.git && ctx.metadata) out.git = page.git;
+  if (body) Object.assign(out, body);
+  return out;
+}
+
+export function presentFile(file: FileNode, ctx: Pick<ContentContext, 'urls' | 'metadata'>): Json {
+  const out: Json = {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: ctx.urls.file(file.blob, file.name),
+    size: file.size,
+  };
+  if (file.dimensions) out.dimensions = file.dimensions;
+  if (file.git && ctx.metadata) out.git = file.git;
+  return out;
+}
+
+export function presentPages(content: RevisionContent, ctx: ContentContext): Json[] {
+  void content;
+  return ctx.index.childrenOf(null).map((page) => presentPage(page, ctx));
+}
+
+export function presentRevision(
+  row: RevisionsTable,
+  content: RevisionContent,
+  ctx: ContentContext,
+  mergedFrom?: ChangeRequest,
+): Json {
+  const out: Json = {
+    object: 'revision',
+    id: row.id,
+    parents: JSON.parse(row.parents) as string[],
+    pages: presentPages(content, ctx),
+    files: [...content.files.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((f) => presentFile(f, ctx)),
+    reusableContents: [...content.reusableContents.values()].map((r) => ({
+      id: r.id,
+      title: r.title,
+      ...(r.git && ctx.metadata ? { git: r.git } : {}),
+    })),
+    tags: [],
+    variables: content.variables,
+    createdAt: row.created_at,
+    urls: { app: ctx.urls.app(`/s/${ctx.spaceId}/~/revisions/${row.id}`) },
+    type: row.type === 'merge' && !mergedFrom ? 'edits' : row.type,
+  };
+  if (row.git && ctx.metadata) out.git = JSON.parse(row.git) as GitCommit;
+  if (row.type === 'merge' && mergedFrom) out.mergedFrom = mergedFrom;
+  return out;
+}

@@ -1,0 +1,155 @@
+import type { Actor } from '../../auth/actor.js';
+import type { JsonDocument } from '../../content/document-schema.js';
+import { classifyHref } from '../../content/link-targets.js';
+import { markdownToDocument } from '../../content/markdown/index.js';
+import { findRevision } from '../../content/revisions.js';
+import type { Snapshot } from '../../content/store.js';
+import type { FileNode, PageNode } from '../../content/tree.js';
+import type { RevisionsTable, SpacesTable } from '../../db/tables.js';
+import type { Deps } from '../../deps.js';
+import { invalidField, notFound } from '../../errors.js';
+import type { Services } from '../../services.js';
+import type { ChangeRequestView } from '../change-requests/present.js';
+import { PageIndex } from './page-index.js';
+
+/** Which content a read is about. */
+export type ContentTarget =
+  | { kind: 'space' }
+  | { kind: 'change-request'; id: string }
+  | { kind: 'revision'; id: string };
+
+export interface OpenContent {
+  space: SpacesTable;
+  revision: RevisionsTable;
+  snapshot: Snapshot;
+  index: PageIndex;
+  /** For merge revisions, the merged change request. */
+  mergedFrom?: ChangeRequestView | undefined;
+}
+
+export type PageFormat = 'markdown' | 'document';
+
+/** Reading the content of a space, a change request or any revision of the space. */
+export class ContentService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {}
+
+  async open(actor: Actor, spaceId: string, target: ContentTarget): Promise<OpenContent> {
+    let space: SpacesTable;
+    let revisionId: string;
+    if (target.kind === 'change-request') {
+      const access = await this.services.changeRequests.access(actor, spaceId, target.id, 'view');
+      space = access.space;
+      revisionId = access.cr.revision;
+    } else {
+      space = (await this.services.authz.space(actor, spaceId, 'view')).space;
+      revisionId = target.kind === 'revision' ? target.id : space.revision_id;
+    }
+    const revision = await findRevision(this.deps.db, spaceId, revisionId);
+    if (!revision) throw notFound(`Revision "${revisionId}" not found in this space`);
+    const snapshot = await this.services.store.snapshot(this.deps.db, revision.tree_hash);
+    let mergedFrom: ChangeRequestView | undefined;
+    if (revision.merged_from) {
+      const cr = await this.deps.db
+        .selectFrom('change_requests')
+        .selectAll()
+        .where('id', '=', revision.merged_from)
+        .executeTakeFirst();
+      if (cr) mergedFrom = await this.services.changeRequests.toView(this.deps.db, cr, space.revision_id);
+    }
+    return { space, revision, snapshot, index: PageIndex.of(snapshot.content), mergedFrom };
+  }
+
+  page(open: OpenContent, pageId: string): PageNode {
+    const page = open.snapshot.content.pages.get(pageId);
+    if (!page) throw notFound(`Page "${pageId}" not found in this content`);
+    return page;
+  }
+
+  pageByPath(open: OpenContent, path: string): PageNode {
+    const page = open.index.pageAt(decodeURIComponent(path));
+    if (!page) throw notFound(`No page at the path "${path}"`);
+    return page;
+  }
+
+  /** A document page's body as markdown, or as a rich-text document with links resolved. */
+  async body(
+    open: OpenContent,
+    page: PageNode,
+    format: PageFormat,
+  ): Promise<{ markdown: string } | { document: JsonDocument }> {
+    const markdown =
+      page.type === 'document' && page.body
+        ? await this.services.store.readBody(this.deps.db, page.body)
+        : '';
+    if (format === 'markdown') return { markdown };
+    const pagePath = open.index.pathOf(page.id);
+    const folder = open.index.childrenOf(page.id).length > 0;
+    const files = [...open.snapshot.content.files.values()];
+    return {
+      document: markdownToDocument(markdown, {
+        resolve: (href) => {
+          const target = classifyHref(href, pagePath, folder);
+          if (target.target_kind === 'page') {
+            const found = open.index.pageAt(target.target);
+            if (found)
+              return target.anchor
+                ? { kind: 'anchor', anchor: target.anchor, page: found.id }
+                : { kind: 'page', page: found.id };
+          }
+          if (target.target_kind === 'anchor' && target.anchor)
+            return { kind: 'anchor', anchor: target.anchor, page: page.id };
+          if (target.target_kind === 'file') {
+            const file = files.find((f) => f.name === target.target);
+            if (file) return { kind: 'file', file: file.id };
+          }
+          return { kind: 'url', url: href };
+        },
+        href: (ref) => {
+          if (ref.kind === 'url') return ref.url;
+          if (ref.kind === 'page') return `/${open.index.pathOf(ref.page)}`;
+          if (ref.kind === 'anchor')
+            return `${ref.page && ref.page !== page.id ? `/${open.index.pathOf(ref.page)}` : ''}#${ref.anchor}`;
+          if (ref.kind === 'file')
+            return `.gitbook/assets/${open.snapshot.content.files.get(ref.file)?.name ?? ref.file}`;
+          return '#';
+        },
+      }),
+    };
+  }
+
+  file(open: OpenContent, fileId: string): FileNode {
+    const file = open.snapshot.content.files.get(fileId);
+    if (!file) throw notFound(`File "${fileId}" not found in this content`);
+    return file;
+  }
+
+  /** Files by id, a page at a time; the cursor is the last id (the files are in memory). */
+  files(open: OpenContent, request: { page?: string | undefined; limit?: number | undefined }) {
+    const all = [...open.snapshot.content.files.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    let start = 0;
+    if (request.page) {
+      let after: string;
+      try {
+        after = Buffer.from(request.page, 'base64url').toString('utf8');
+      } catch {
+        throw invalidField('querystring.page', 'is not a cursor of this list');
+      }
+      if (!after.startsWith('f:')) throw invalidField('querystring.page', 'is not a cursor of this list');
+      start = all.findIndex((f) => f.id > after.slice(2));
+      if (start < 0) start = all.length;
+    }
+    const limit = request.limit ?? 100;
+    const items = all.slice(start, start + limit);
+    const last = items.at(-1);
+    return {
+      items,
+      count: all.length,
+      ...(last && start + limit < all.length
+        ? { next: { page: Buffer.from(`f:${last.id}`).toString('base64url') } }
+        : {}),
+    };
+  }
+}

@@ -1,0 +1,253 @@
+import { invalidField } from '../errors.js';
+import { newId } from '../ids.js';
+import {
+  childrenOf,
+  DEFAULT_LAYOUT,
+  type FileNode,
+  type PageNode,
+  pathOf,
+  type RevisionContent,
+} from './tree.js';
+
+/**
+ * A revision content being changed: copies of the page and file maps that operations edit in
+ * place, and the set of what changed so only that is written. Every refusal is a 400 naming the
+ * change (`field`) and what is wrong; the caller's transaction then writes nothing.
+ */
+
+export interface PageFields {
+  title?: string | undefined;
+  slug?: string | undefined;
+  emoji?: string | undefined;
+  icon?: string | undefined;
+  description?: string | undefined;
+  hidden?: boolean | undefined;
+  noIndex?: boolean | undefined;
+  noRobotsIndex?: boolean | undefined;
+}
+
+export interface Placement {
+  /** New parent page (null: the top level; undefined: where it is). */
+  into?: string | null | undefined;
+  /** Position among the new siblings (0 first; beyond the end means last). */
+  at?: number | undefined;
+}
+
+const SLUG = /^[^\s/?#]{1,100}$/u;
+
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return slug || 'page';
+}
+
+export class Draft {
+  readonly pages: Map<string, PageNode>;
+  readonly files: Map<string, FileNode>;
+  readonly changedPages = new Set<string>();
+  readonly changedFiles = new Set<string>();
+  /** Bodies to store: page id -> markdown (null empties the page). */
+  readonly bodies = new Map<string, string | null>();
+  /** Set when a change may have made two paths equal. */
+  private placementChanged = false;
+
+  constructor(
+    readonly base: RevisionContent,
+    private readonly now: string,
+  ) {
+    this.pages = new Map(base.pages);
+    this.files = new Map(base.files);
+  }
+
+  get content(): RevisionContent {
+    return { ...this.base, pages: this.pages, files: this.files };
+  }
+
+  page(id: string, field: string): PageNode {
+    const page = this.pages.get(id);
+    if (!page) throw invalidField(field, `"${id}" is not a page of this content`);
+    return page;
+  }
+
+  insertPage(fields: PageFields, placement: Placement, markdown: string, field: string): PageNode {
+    const parent = this.parentFor(placement.into ?? null, undefined, `${field}.into`);
+    const title = fields.title?.trim() || firstHeading(markdown) || 'Untitled';
+    const slug =
+      fields.slug !== undefined
+        ? this.checkSlug(fields.slug, `${field}.slug`)
+        : this.freeSlug(parent, slugify(title));
+    const page: PageNode = {
+      id: newId(),
+      type: 'document',
+      parent,
+      order: this.orderAt(parent, placement.at, undefined),
+      title,
+      slug,
+      layout: DEFAULT_LAYOUT,
+      body: null,
+      createdAt: this.now,
+      updatedAt: this.now,
+      ...definedFields(fields, ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex']),
+    };
+    this.set(page);
+    this.bodies.set(page.id, markdown.length > 0 ? markdown : null);
+    this.placementChanged = true;
+    return page;
+  }
+
+  updatePage(
+    id: string,
+    fields: PageFields,
+    placement: Placement,
+    markdown: string | undefined,
+    field: string,
+  ): PageNode {
+    const current = this.page(id, `${field}.page`);
+    const next: PageNode = {
+      ...current,
+      ...definedFields(fields, ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex']),
+      updatedAt: this.now,
+    };
+    if (fields.title !== undefined) {
+      if (!fields.title.trim()) throw invalidField(`${field}.title`, 'must not be empty');
+      next.title = fields.title.trim();
+    }
+    if (fields.slug !== undefined && fields.slug !== current.slug) {
+      next.slug = this.checkSlug(fields.slug, `${field}.slug`);
+      this.placementChanged = true;
+    }
+    if (placement.into !== undefined || placement.at !== undefined) {
+      const parent =
+        placement.into === undefined ? current.parent : this.parentFor(placement.into, id, `${field}.into`);
+      if (current.type === 'group' && parent !== null)
+        throw invalidField(`${field}.into`, 'groups stay at the top level');
+      next.parent = parent;
+      next.order = this.orderAt(parent, placement.at, id);
+      this.placementChanged = true;
+    }
+    this.set(next);
+    if (markdown !== undefined) {
+      if (current.type !== 'document')
+        throw invalidField(`${field}.document`, `a ${current.type} page has no content`);
+      this.bodies.set(id, markdown.length > 0 ? markdown : null);
+    }
+    return next;
+  }
+
+  /** Deletes the page and every page below it; answers the deleted ids. */
+  deletePage(id: string, field: string): string[] {
+    this.page(id, `${field}.page`);
+    const doomed = [id];
+    for (let i = 0; i < doomed.length; i++) {
+      for (const child of childrenOf(this.content, doomed[i]!)) doomed.push(child.id);
+    }
+    for (const pageId of doomed) {
+      this.pages.delete(pageId);
+      this.bodies.delete(pageId);
+      this.changedPages.add(pageId);
+    }
+    return doomed;
+  }
+
+  /** Puts a page back as it is in `source` (or removes it when `source` does not have it). */
+  revertPage(id: string, source: RevisionContent, field: string): 'updated' | 'deleted' {
+    const old = source.pages.get(id);
+    if (!old) {
+      if (!this.pages.has(id)) throw invalidField(`${field}.page`, `"${id}" is in neither revision`);
+      this.deletePage(id, field);
+      return 'deleted';
+    }
+    const parent = old.parent && this.pages.has(old.parent) ? old.parent : null;
+    this.set({ ...old, parent, updatedAt: this.now });
+    this.bodies.delete(id);
+    this.placementChanged = true;
+    return 'updated';
+  }
+
+  addFile(file: FileNode): void {
+    this.files.set(file.id, file);
+    this.changedFiles.add(file.id);
+  }
+
+  /** Refuses the result if two pages now share a path (checked once, after every change). */
+  checkPaths(field: string): void {
+    if (!this.placementChanged) return;
+    const seen = new Map<string, string>();
+    for (const page of this.pages.values()) {
+      if (page.type === 'link') continue;
+      const path = `${page.type}:${pathOf(this.content, page.id)}`;
+      const other = seen.get(path);
+      if (other && (this.changedPages.has(page.id) || this.changedPages.has(other))) {
+        throw invalidField(
+          field,
+          `two pages would have the path "${path.slice(path.indexOf(':') + 1)}"; give one another slug`,
+        );
+      }
+      seen.set(path, page.id);
+    }
+  }
+
+  private set(page: PageNode): void {
+    this.pages.set(page.id, page);
+    this.changedPages.add(page.id);
+  }
+
+  private checkSlug(slug: string, field: string): string {
+    if (!SLUG.test(slug))
+      throw invalidField(field, 'must be 1 to 100 characters without spaces, "/", "?" or "#"');
+    return slug;
+  }
+
+  /** A slug not used by the pages that will share the parent's path. */
+  private freeSlug(parent: string | null, wanted: string): string {
+    const taken = new Set([...this.pages.values()].filter((p) => p.parent === parent).map((p) => p.slug));
+    if (!taken.has(wanted)) return wanted;
+    for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  }
+
+  /** A parent for a page: an existing document or group that is not the page itself or below it. */
+  private parentFor(into: string | null, moving: string | undefined, field: string): string | null {
+    if (into === null) return null;
+    const parent = this.page(into, field);
+    if (parent.type === 'link') throw invalidField(field, 'link pages cannot hold pages');
+    for (let p: PageNode | undefined = parent; p; p = p.parent ? this.pages.get(p.parent) : undefined) {
+      if (p.id === moving)
+        throw invalidField(field, 'cannot put a page inside itself or one of its own pages');
+    }
+    return into;
+  }
+
+  /** An order placing a page at index `at` among its new siblings (the end by default). */
+  private orderAt(parent: string | null, at: number | undefined, moving: string | undefined): number {
+    const siblings = childrenOf(this.content, parent).filter((p) => p.id !== moving);
+    const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+    const before = siblings[index - 1]?.order;
+    const after = siblings[index]?.order;
+    if (before === undefined) return after === undefined ? 1 : after - 1;
+    if (after === undefined) return before + 1;
+    if (after - before > 1e-6) return (before + after) / 2;
+    // No room left between them: renumber the siblings (they are then written too).
+    siblings.forEach((sibling, i) => {
+      this.set({ ...sibling, order: i < index ? i : i + 1 });
+    });
+    return index;
+  }
+}
+
+function firstHeading(markdown: string): string | undefined {
+  return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1]?.trim();
+}
+
+function definedFields<K extends keyof PageFields>(
+  fields: PageFields,
+  keys: K[],
+): Partial<Pick<PageFields, K>> {
+  const out: Partial<Pick<PageFields, K>> = {};
+  for (const key of keys) if (fields[key] !== undefined) out[key] = fields[key];
+  return out;
+}

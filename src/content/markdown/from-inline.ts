@@ -1,0 +1,122 @@
+import type { PhrasingContent } from 'mdast';
+import type { Context } from './context.js';
+import type { InlineNode, Leaf, MarkType } from './document-types.js';
+import { HTML_MARKS, MARK_ORDER } from './to-inline.js';
+
+/**
+ * Document inlines to mdast phrasing content. Leaves are a flat list with marks; markdown
+ * nests them, so marks stay open across leaves that share them (`**a *b***`, not `**a****b**`)
+ * and links keep outside the marks common to all their text.
+ */
+
+interface Open {
+  mark: MarkType;
+  children: PhrasingContent[];
+}
+
+/** Marks with a markdown (or GitBook HTML) form; colours have none and are left out. */
+const WRAPPING = new Set<MarkType>(MARK_ORDER.filter((mark) => mark !== 'code'));
+
+export function toPhrasing(
+  nodes: readonly InlineNode[],
+  ctx: Context,
+  cell = false,
+  outer: ReadonlySet<MarkType> = new Set(),
+): PhrasingContent[] {
+  const root: PhrasingContent[] = [];
+  const stack: Open[] = [];
+  const top = () => stack.at(-1)?.children ?? root;
+  const close = (depth: number) => {
+    while (stack.length > depth) {
+      const open = stack.pop()!;
+      top().push(...wrap(open));
+    }
+  };
+  const sync = (marks: MarkType[]) => {
+    let keep = 0;
+    while (keep < stack.length && marks.includes(stack[keep]!.mark)) keep++;
+    close(keep);
+    for (const mark of marks)
+      if (!stack.some((open) => open.mark === mark)) stack.push({ mark, children: [] });
+  };
+  const wrapping = (leaf: Leaf) =>
+    MARK_ORDER.filter((m) => WRAPPING.has(m) && !outer.has(m) && leaf.marks.some((x) => x.type === m));
+
+  for (const node of nodes) {
+    if (node.object === 'text') {
+      for (const leaf of node.leaves) {
+        if (leaf.text === '') continue;
+        sync(wrapping(leaf));
+        const code = leaf.marks.some((mark) => mark.type === 'code');
+        top().push(...leafContent(leaf.text, code, cell));
+      }
+      continue;
+    }
+    switch (node.type) {
+      case 'link': {
+        const leaves = node.nodes.flatMap((child) => (child.object === 'text' ? child.leaves : []));
+        if (leaves.length > 0) {
+          const shared = leaves.map(wrapping).reduce((a, b) => a.filter((mark) => b.includes(mark)));
+          sync(shared);
+        }
+        const inside = new Set([...outer, ...stack.map((open) => open.mark)]);
+        top().push({
+          type: 'link',
+          url: ctx.links.href(node.data.ref),
+          title: null,
+          children: toPhrasing(node.nodes, ctx, cell, inside),
+        });
+        break;
+      }
+      case 'inline-image':
+        top().push({
+          type: 'image',
+          url: ctx.links.href(node.data.ref),
+          alt: node.data.alt ?? '',
+          title: null,
+        });
+        break;
+      case 'inline-math':
+        top().push({ type: 'inlineMath', value: node.data.formula });
+        break;
+      case 'emoji':
+        top().push({ type: 'text', value: emoji(node.data.code) });
+        break;
+    }
+  }
+  close(0);
+  return root;
+}
+
+function leafContent(value: string, code: boolean, cell: boolean): PhrasingContent[] {
+  if (code) return [{ type: 'inlineCode', value }];
+  const out: PhrasingContent[] = [];
+  for (const [i, line] of value.split('\n').entries()) {
+    // GFM table cells are one line: GitBook writes line breaks in them as `<br>`.
+    if (i > 0) out.push(cell ? { type: 'html', value: '<br>' } : { type: 'break' });
+    if (line) out.push({ type: 'text', value: line });
+  }
+  return out;
+}
+
+function wrap(open: Open): PhrasingContent[] {
+  switch (open.mark) {
+    case 'bold':
+      return [{ type: 'strong', children: open.children }];
+    case 'italic':
+      return [{ type: 'emphasis', children: open.children }];
+    case 'strikethrough':
+      return [{ type: 'delete', children: open.children }];
+    default: {
+      const tag = HTML_MARKS[open.mark] ?? 'span';
+      return [{ type: 'html', value: `<${tag}>` }, ...open.children, { type: 'html', value: `</${tag}>` }];
+    }
+  }
+}
+
+/** GitBook emoji codes are code points in hex (`1f44d`, `1f44d-1f3fb`). */
+function emoji(code: string): string {
+  const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
+  if (points.some((p) => !Number.isInteger(p) || p < 0 || p > 0x10ffff)) return `:${code}:`;
+  return String.fromCodePoint(...points);
+}

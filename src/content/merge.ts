@@ -1,0 +1,129 @@
+import { differingIds } from './merge-changes.js';
+import { mergeVariables, mergeWhole } from './merge-nodes.js';
+import { mergePages } from './merge-pages.js';
+import { checkStructure } from './merge-structure.js';
+import type { RevisionContent } from './tree.js';
+
+/**
+ * Three-way merge of revision contents by page and file id: merging a change request into main,
+ * and updating a change request from main. Pure: the only outside call is `loadBody`, and only
+ * for pages whose body both sides changed.
+ */
+
+export interface MergeInput {
+  /** The common ancestor. */
+  base: RevisionContent;
+  /** The target: main, or the change request being updated. */
+  ours: RevisionContent;
+  /** The incoming side. */
+  theirs: RevisionContent;
+  /** Reads a page body (markdown text) by its hash. */
+  loadBody(hash: string): Promise<string>;
+}
+
+export type MergeConflict =
+  /** Both sides changed overlapping lines of the body. */
+  | { kind: 'body'; page: string; path: string; message: string }
+  /**
+   * Both sides changed a page field to different values. Variables use this too, with `page`
+   * and `path` empty and `field` `variables.<name>`.
+   */
+  | { kind: 'field'; page: string; path: string; field: string; message: string }
+  /** Deleted on one side, edited on the other. */
+  | { kind: 'delete-edit'; page: string; path: string; message: string }
+  /** The merged tree is unsound: a parent gone, a cycle, a group not at the top, a path twice. */
+  | { kind: 'structure'; page: string; path: string; message: string }
+  | { kind: 'file'; file: string; message: string }
+  | { kind: 'reusable-content'; reusableContent: string; message: string };
+
+export interface MergeResult {
+  /** The merged content; meaningful only without conflicts. */
+  content: RevisionContent;
+  conflicts: MergeConflict[];
+  /**
+   * Bodies produced by merging text (their hash is not computed here): page id -> markdown. Such
+   * a page's node in `content` still carries the target's `body` until the caller sets it.
+   */
+  mergedBodies: Map<string, string>;
+  /** Ids of pages whose node differs from `ours`, deleted ones included, so only they are written. */
+  changedPages: Set<string>;
+  changedFiles: Set<string>;
+  changedReusableContents: Set<string>;
+}
+
+export async function mergeContents(input: MergeInput): Promise<MergeResult> {
+  const { base, ours, theirs } = input;
+  if (theirs === base || theirs === ours) return unchanged(ours);
+  if (ours === base) return takeTheirs(ours, theirs);
+
+  const conflicts: MergeConflict[] = [];
+  const pages = await mergePages(input, conflicts);
+  const files = mergeWhole(base.files, ours.files, theirs.files, (file, problem) => {
+    const name = (ours.files.get(file) ?? theirs.files.get(file) ?? base.files.get(file))?.name ?? file;
+    conflicts.push({ kind: 'file', file, message: `the file ${name} ${problem}` });
+  });
+  const reusables = mergeWhole(
+    base.reusableContents,
+    ours.reusableContents,
+    theirs.reusableContents,
+    (reusableContent, problem) => {
+      const node = ours.reusableContents.get(reusableContent) ?? theirs.reusableContents.get(reusableContent);
+      const name = node ? `"${node.title}"` : reusableContent;
+      conflicts.push({
+        kind: 'reusable-content',
+        reusableContent,
+        message: `the reusable content ${name} ${problem}`,
+      });
+    },
+  );
+  const variables = mergeVariables(base.variables, ours.variables, theirs.variables, (name) => {
+    const message = `both sides changed the variable ${name}`;
+    conflicts.push({ kind: 'field', page: '', path: '', field: `variables.${name}`, message });
+  });
+
+  const sameAsOurs =
+    pages.pages === ours.pages &&
+    files.nodes === ours.files &&
+    reusables.nodes === ours.reusableContents &&
+    variables === ours.variables;
+  const content: RevisionContent = sameAsOurs
+    ? ours
+    : { pages: pages.pages, files: files.nodes, reusableContents: reusables.nodes, variables };
+  // Pages one side alone touched are as sound as that side; only a mix of both can go wrong.
+  if (pages.bothChanged && pages.changed.size > 0) {
+    conflicts.push(
+      ...checkStructure({ input, result: content, touched: pages.touched, paths: pages.bothPlaced }),
+    );
+  }
+  return {
+    content,
+    conflicts,
+    mergedBodies: pages.mergedBodies,
+    changedPages: pages.changed,
+    changedFiles: files.changed,
+    changedReusableContents: reusables.changed,
+  };
+}
+
+function unchanged(ours: RevisionContent): MergeResult {
+  return {
+    content: ours,
+    conflicts: [],
+    mergedBodies: new Map(),
+    changedPages: new Set(),
+    changedFiles: new Set(),
+    changedReusableContents: new Set(),
+  };
+}
+
+/** The target has not moved since the ancestor, so the result is the incoming side as it is. */
+function takeTheirs(ours: RevisionContent, theirs: RevisionContent): MergeResult {
+  return {
+    content: theirs,
+    conflicts: [],
+    mergedBodies: new Map(),
+    changedPages: differingIds(ours.pages, theirs.pages),
+    changedFiles: differingIds(ours.files, theirs.files),
+    changedReusableContents: differingIds(ours.reusableContents, theirs.reusableContents),
+  };
+}
