@@ -205,6 +205,8 @@ export interface ChangeRequestReviewsTable {
 export interface ChangeRequestContributorsTable {
   change_request_id: string;
   user_id: string;
+  /** What they contributed: edits to the content, or comments. */
+  action_type: 'edit' | 'comment';
   count: number;
   updated_at: string;
 }

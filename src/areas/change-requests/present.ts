@@ -81,5 +81,10 @@ export function presentReview(
 }
 
 export function presentContributor(row: ChangeRequestContributorsTable, user: UserRow, urls: Urls) {
-  return { updatedAt: row.updated_at, count: Number(row.count), user: presentUser(user, urls) };
+  return {
+    updatedAt: row.updated_at,
+    count: Number(row.count),
+    user: presentUser(user, urls),
+    actionType: row.action_type,
+  };
 }

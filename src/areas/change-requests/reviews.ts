@@ -229,6 +229,7 @@ export class ReviewsService {
       [
         { ref: 'updated_at', dir: 'desc', value: (r) => r.updated_at },
         { ref: 'user_id', dir: 'desc', value: (r) => r.user_id },
+        { ref: 'action_type', dir: 'desc', value: (r) => r.action_type },
       ],
       page,
       'contributors',

@@ -136,4 +136,9 @@ export const SubmitReviewBody = Type.Object({
 });
 export type SubmitReviewBody = Static<typeof SubmitReviewBody>;
 
-export const Contributor = Type.Object({ updatedAt: Timestamp, count: Type.Integer(), user: User });
+export const Contributor = Type.Object({
+  updatedAt: Timestamp,
+  count: Type.Integer(),
+  user: User,
+  actionType: Type.Enum(['edit', 'comment']),
+});

@@ -276,13 +276,19 @@ export class ChangeRequestsService {
     };
   }
 
-  /** Records that `userId` wrote to the change request (one more revision of theirs). */
-  async addContribution(tx: Tx, crId: string, userId: string, now: string): Promise<void> {
+  /** Records one more contribution of `userId` to the change request: a revision, or a comment. */
+  async addContribution(
+    tx: Tx,
+    crId: string,
+    userId: string,
+    now: string,
+    action: 'edit' | 'comment' = 'edit',
+  ): Promise<void> {
     await tx
       .insertInto('change_request_contributors')
-      .values({ change_request_id: crId, user_id: userId, count: 1, updated_at: now })
+      .values({ change_request_id: crId, user_id: userId, action_type: action, count: 1, updated_at: now })
       .onConflict((oc) =>
-        oc.columns(['change_request_id', 'user_id']).doUpdateSet((eb) => ({
+        oc.columns(['change_request_id', 'user_id', 'action_type']).doUpdateSet((eb) => ({
           count: eb('change_request_contributors.count', '+', 1),
           updated_at: now,
         })),

@@ -17,11 +17,24 @@ interface Open {
 /** Marks with a markdown (or GitBook HTML) form; colours have none and are left out. */
 const WRAPPING = new Set<MarkType>(MARK_ORDER.filter((mark) => mark !== 'code'));
 
-export function toPhrasing(
+export function toPhrasing(nodes: readonly InlineNode[], ctx: Context, cell = false): PhrasingContent[] {
+  const content = phrasing(nodes, ctx, cell, new Set());
+  // A backslash break ending a paragraph would read back as a backslash: GitBook's `<br>` does not.
+  let last = content.at(-1);
+  let siblings = content;
+  while (last && 'children' in last && last.type !== 'link') {
+    siblings = last.children;
+    last = siblings.at(-1);
+  }
+  if (last?.type === 'break') siblings[siblings.length - 1] = { type: 'html', value: '<br>' };
+  return content;
+}
+
+function phrasing(
   nodes: readonly InlineNode[],
   ctx: Context,
-  cell = false,
-  outer: ReadonlySet<MarkType> = new Set(),
+  cell: boolean,
+  outer: ReadonlySet<MarkType>,
 ): PhrasingContent[] {
   const root: PhrasingContent[] = [];
   const stack: Open[] = [];
@@ -42,7 +55,7 @@ export function toPhrasing(
   const wrapping = (leaf: Leaf) =>
     MARK_ORDER.filter((m) => WRAPPING.has(m) && !outer.has(m) && leaf.marks.some((x) => x.type === m));
 
-  for (const node of nodes) {
+  for (const node of mergeLeaves(nodes)) {
     if (node.object === 'text') {
       for (const leaf of node.leaves) {
         if (leaf.text === '') continue;
@@ -64,7 +77,7 @@ export function toPhrasing(
           type: 'link',
           url: ctx.links.href(node.data.ref),
           title: null,
-          children: toPhrasing(node.nodes, ctx, cell, inside),
+          children: phrasing(node.nodes, ctx, cell, inside),
         });
         break;
       }
@@ -86,6 +99,38 @@ export function toPhrasing(
   }
   close(0);
   return root;
+}
+
+/**
+ * Adjacent leaves with the same marks (in any order) as one: documents from clients need not
+ * be normalised, and two code leaves side by side would otherwise write "`a``b`".
+ */
+function mergeLeaves(nodes: readonly InlineNode[]): InlineNode[] {
+  const out: InlineNode[] = [];
+  let current: Leaf[] | null = null;
+  const key = (leaf: Leaf) =>
+    leaf.marks
+      .map((mark) => (mark.type === 'color' ? JSON.stringify(mark) : mark.type))
+      .sort()
+      .join();
+  for (const node of nodes) {
+    if (node.object !== 'text') {
+      out.push(node);
+      current = null;
+      continue;
+    }
+    if (!current) {
+      current = [];
+      out.push({ object: 'text', leaves: current });
+    }
+    for (const leaf of node.leaves) {
+      const last = current.at(-1);
+      if (last && key(last) === key(leaf))
+        current[current.length - 1] = { ...last, text: last.text + leaf.text };
+      else if (leaf.text) current.push(leaf);
+    }
+  }
+  return out;
 }
 
 function leafContent(value: string, code: boolean, cell: boolean): PhrasingContent[] {

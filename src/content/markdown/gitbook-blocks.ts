@@ -12,7 +12,7 @@ const PAIRED = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref']);
 const OPTIONALLY_PAIRED = new Set(['embed', 'file']);
 
 const TAG_PARTS = /^\{%-?\s*([A-Za-z][\w-]*)((?:[^%]|%(?!\}))*?)\s*-?%\}$/;
-const ATTRIBUTE = /\s+([A-Za-z][\w-]*)="((?:[^"\\]|\\.)*)"/y;
+const ATTRIBUTE = /\s+([A-Za-z][\w-]*)="((?:[^"\\]|\\["}]|\\)*)"/y;
 
 export function parseTag(source: string): GitbookTag {
   const [, name = '', rest = ''] = TAG_PARTS.exec(source) ?? [];
@@ -29,17 +29,23 @@ function parseAttributes(text: string): Record<string, string> | null {
     if (!match) return null;
     const key = match[1]!;
     if (Object.hasOwn(attrs, key)) return null;
-    attrs[key] = match[2]!.replace(/\\(.)/g, '$1');
+    attrs[key] = match[2]!.replace(/\\(["}])/g, '$1');
     offset = ATTRIBUTE.lastIndex;
   }
   return attrs;
 }
 
-/** `{% name key="value" %}`, attributes in the order given. */
+/**
+ * `{% name key="value" %}`, attributes in the order given. In values, `"` is written `\"` and
+ * `%}` is written `%\}` so the tag stays one tag; other backslashes (Windows paths in code
+ * titles) are literal. A tag is one line: line breaks in values become spaces.
+ */
 export function formatTag(name: string, attrs: Array<[string, string | undefined]> = []): string {
   const parts = attrs
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => ` ${key}="${value.replace(/["\\]/g, '\\$&')}"`);
+    .map(
+      ([key, value]) => ` ${key}="${value.replace(/\n/g, ' ').replace(/"/g, '\\"').replace(/%\}/g, '%\\}')}"`,
+    );
   return `{% ${name}${parts.join('')} %}`;
 }
 

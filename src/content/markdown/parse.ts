@@ -3,7 +3,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { nestBlocks, parseTag } from './gitbook-blocks.js';
-import { EXACT_PLACEHOLDER, GUARD, protect, restore, type Token } from './protect.js';
+import { EXACT_PLACEHOLDER, INLINE_GUARD as GUARD, protect, restore, type Token } from './protect.js';
 import type { FlowContent } from './syntax.js';
 
 /**
@@ -31,9 +31,10 @@ function revive(parent: Parents, tokens: Token[]): void {
   const children: RootContent[] = [];
   for (const child of parent.children as RootContent[]) {
     const node = placeholderNode(child, tokens, flow);
-    if (node.type === 'text') {
-      node.value = node.value.replace(GUARD, '');
-      if (node.value === '') continue;
+    const previous = children.at(-1);
+    if (node.type === 'inlineMath' && previous?.type === 'text' && previous.value.endsWith(GUARD)) {
+      previous.value = previous.value.slice(0, -GUARD.length);
+      if (previous.value === '') children.pop();
     }
     for (const field of LITERAL_FIELDS) {
       const value = (node as unknown as Record<string, unknown>)[field];

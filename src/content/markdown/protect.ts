@@ -25,10 +25,9 @@ export interface Protected {
 // U+E000 and U+E001 are private-use characters: markdown written by people does not hold them.
 const MARK = '\uE000';
 /** Put before a placeholder that starts a line, so the comment stays inline. */
-const INLINE_GUARD = '\uE001';
+export const INLINE_GUARD = '\uE001';
 export const PLACEHOLDER = /\uE001?<!--\uE000(\d+)-->/g;
 export const EXACT_PLACEHOLDER = /^<!--\uE000(\d+)-->$/;
-export const GUARD = /\uE001/g;
 
 /** Container markers (block quotes, list items) and indentation before a line's content. */
 const LINE = /^((?:[ \t]*(?:>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+))*)([ \t]*)(.*)$/;

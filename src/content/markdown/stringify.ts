@@ -21,7 +21,9 @@ const handlers: Options['handlers'] = {
     const inner = state.containerFlow(node, info);
     return [...node.head, ...(inner ? [inner] : []), node.close].join('\n\n');
   }) as Handle,
-  math: ((node: MathBlock) => `$$\n${node.value}\n$$`) as Handle,
+  // A blank line would end the block when read back; LaTeX ignores it in math anyway.
+  math: ((node: MathBlock) =>
+    ['$$', ...node.value.split('\n').filter((l) => l.trim()), '$$'].join('\n')) as Handle,
   inlineMath: ((node: InlineMath) => `$$${node.value}$$`) as Handle,
 };
 

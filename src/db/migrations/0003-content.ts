@@ -71,9 +71,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       c.notNull().references('change_requests.id').onDelete('cascade'),
     )
     .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('action_type', 'text', (c) => c.notNull())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('change_request_contributors_pk', ['change_request_id', 'user_id'])
+    .addPrimaryKeyConstraint('change_request_contributors_pk', [
+      'change_request_id',
+      'user_id',
+      'action_type',
+    ])
     .execute();
   await db.schema
     .createIndex('cr_contributors_user')

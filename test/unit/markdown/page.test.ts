@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { JsonDocument } from '../../../src/content/document-schema.js';
+import { documentToMarkdown, markdownToDocument, RAW_SYNTAX } from '../../../src/content/markdown/index.js';
+import { compileValidator } from '../../../src/validation.js';
+import { checkSchema } from '../../helpers/official-spec.js';
+
+/** A page as GitBook git sync writes one, with most block kinds side by side. */
+const PAGE = `---
+description: Install Quire and publish your first space.
+---
+
+# Quick start
+
+Quire serves your docs over the **GitBook API**. This guide takes *about five minutes*.
+
+{% hint style="info" %}
+You need Node.js 20 or later. Check with \`node --version\`.
+{% endhint %}
+
+## Install
+
+{% tabs %}
+{% tab title="npm" %}
+\`\`\`sh
+npm install -g quire
+\`\`\`
+{% endtab %}
+
+{% tab title="Docker" %}
+\`\`\`sh
+docker run -p 8080:8080 quire/quire
+\`\`\`
+{% endtab %}
+{% endtabs %}
+
+## Configure <a href="#config" id="config"></a>
+
+Create \`quire.json\` next to your content:
+
+{% code title="quire.json" lineNumbers="true" %}
+\`\`\`json
+{
+  "publicUrl": "https://docs.example.com",
+  "database": "sqlite:///var/lib/quire.db"
+}
+\`\`\`
+{% endcode %}
+
+| Setting     | Default      | Meaning                                  |
+| ----------- | ------------ | ---------------------------------------- |
+| \`publicUrl\` | *(required)* | The address readers use                  |
+| \`database\`  | in memory    | SQLite file or \`postgres://\` URL<br>Both |
+
+1. Start the server.
+2. Open [the admin page](http://localhost:8080/admin).
+3. Follow [Setup](guides/setup.md) for the rest.
+
+* [x] Server running
+* [ ] First space published
+
+<figure><img src=".gitbook/assets/first-space.png" alt="The first space"><figcaption><p>Your first space</p></figcaption></figure>
+
+<details>
+
+<summary>Troubleshooting</summary>
+
+If the port is taken, set \`PORT\`:
+
+\`\`\`sh
+PORT=9090 quire
+\`\`\`
+
+</details>
+
+> Quire stores every page as markdown, so git sync stays lossless.
+
+---
+
+The average load is $$\\frac{1}{n}\\sum_i x_i$$ per request.
+
+$$
+\\text{latency} = t_{queue} + t_{work}
+$$
+
+{% embed url="https://www.youtube.com/watch?v=quire" %}
+
+{% file src=".gitbook/assets/cheatsheet.pdf" %}
+
+{% content-ref url="guides/setup.md" %}
+[guides/setup.md](guides/setup.md)
+{% endcontent-ref %}
+
+<div align="center"><img src="logo.svg" width="120"></div>
+`;
+
+const validateOwn: (value: unknown, field: string) => asserts value is JsonDocument =
+  compileValidator<JsonDocument>(JsonDocument);
+
+describe('a realistic page', () => {
+  const document = markdownToDocument(PAGE);
+
+  it('converts to a document both official versions and our schema accept', () => {
+    expect(checkSchema('JSONDocument', document)).toEqual([]);
+    validateOwn(document, 'document');
+  });
+
+  it('has the blocks the markdown shows, in order', () => {
+    const kinds = document.nodes.map((node) =>
+      node.type === 'code' && node.data.syntax === RAW_SYNTAX ? 'raw' : node.type,
+    );
+    expect(kinds).toEqual([
+      'raw',
+      'heading-1',
+      'paragraph',
+      'hint',
+      'heading-2',
+      'tabs',
+      'heading-2',
+      'paragraph',
+      'code',
+      'table',
+      'list-ordered',
+      'list-tasks',
+      'images',
+      'expandable',
+      'blockquote',
+      'divider',
+      'paragraph',
+      'math',
+      'embed',
+      'file',
+      'content-ref',
+      'raw',
+    ]);
+    expect(document.nodes[6]).toMatchObject({ data: { id: 'config' } });
+  });
+
+  it('converts back to the same markdown, and that to the same document', () => {
+    const markdown = documentToMarkdown(document);
+    expect(markdown).toBe(PAGE);
+    expect(markdownToDocument(markdown)).toEqual(document);
+  });
+
+  it('keeps windows line endings readable', () => {
+    expect(markdownToDocument(PAGE.replaceAll('\n', '\r\n'))).toEqual(document);
+  });
+
+  it('converts a 50 KB page', () => {
+    let big = '';
+    while (big.length < 50_000) big += `${PAGE}\n`;
+    const converted = markdownToDocument(big);
+    expect(converted.nodes.length).toBeGreaterThan(document.nodes.length * 10);
+    expect(documentToMarkdown(converted).length).toBeGreaterThan(50_000);
+  });
+});
