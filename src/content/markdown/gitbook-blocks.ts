@@ -21,7 +21,6 @@ export function parseTag(source: string): GitbookTag {
 
 function parseAttributes(text: string): Record<string, string> | null {
   const attrs: Record<string, string> = {};
-  ATTRIBUTE.lastIndex = 0;
   let offset = 0;
   while (offset < text.length) {
     ATTRIBUTE.lastIndex = offset;

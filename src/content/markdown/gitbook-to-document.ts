@@ -42,7 +42,10 @@ export function gitbookBlockToDocument(node: GitbookBlock | GitbookTag, ctx: ToD
 
 /** True when `attrs` has every key of `required` and nothing outside `known`. */
 function only(attrs: Record<string, string>, known: string[], required: string[] = []): boolean {
-  return Object.keys(attrs).every((key) => known.includes(key)) && required.every((key) => key in attrs);
+  return (
+    Object.keys(attrs).every((key) => known.includes(key)) &&
+    required.every((key) => Object.hasOwn(attrs, key))
+  );
 }
 
 /**

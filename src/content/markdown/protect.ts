@@ -63,35 +63,26 @@ export function protect(markdown: string): Protected {
       out.push(line);
       continue;
     }
-    if (indent.length < 4) {
-      const open = FENCE_OPEN.exec(rest);
-      if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) {
-        fence = { char: open[1]![0]!, length: open[1]!.length };
-        out.push(line);
-        continue;
-      }
-      if (TAG.test(rest)) {
-        out.push(containers + indent + placeholder({ kind: 'tag', source: rest.trimEnd() }));
-        continue;
-      }
-      if (rest.trimEnd() === '$$') {
-        const end = mathBlockEnd(lines, i, containers + indent);
-        if (end !== null) {
-          const width = (containers + indent).length;
-          const inner = lines.slice(i + 1, end).map((l) => l.slice(width));
-          out.push(
-            containers +
-              indent +
-              placeholder({
-                kind: 'math',
-                source: ['$$', ...inner, '$$'].join('\n'),
-                formula: inner.join('\n'),
-              }),
-          );
-          i = end;
-          continue;
-        }
-      }
+    // Four spaces may be indented code or the content of a nested list item: only fences need
+    // telling apart (a placeholder that lands in code is put back by `restore`).
+    const open = indent.length < 4 ? FENCE_OPEN.exec(rest) : null;
+    if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) {
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      out.push(line);
+      continue;
+    }
+    if (TAG.test(rest)) {
+      out.push(containers + indent + placeholder({ kind: 'tag', source: rest.trimEnd() }));
+      continue;
+    }
+    const end = rest.trimEnd() === '$$' ? mathBlockEnd(lines, i, containers + indent) : null;
+    if (end !== null) {
+      const width = (containers + indent).length;
+      const inner = lines.slice(i + 1, end).map((l) => l.slice(width));
+      const source = ['$$', ...inner, '$$'].join('\n');
+      out.push(containers + indent + placeholder({ kind: 'math', source, formula: inner.join('\n') }));
+      i = end;
+      continue;
     }
     const start = containers.length + indent.length;
     const replaced = rest.replace(INLINE_MATH, (source: string, formula: string, offset: number) => {

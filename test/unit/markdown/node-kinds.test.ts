@@ -78,6 +78,8 @@ describe('official schema checker', () => {
     };
     const problems = checkSchema('JSONDocument', { ...document, nodes: [hint] });
     expect(problems.map((p) => p.version)).toContain('0.146');
+    // Our schema refuses it too: what we accept, both versions accept.
+    expect(() => validateOwn({ ...document, nodes: [hint] }, 'document')).toThrow(/document\.nodes\.0/);
   });
 });
 
