@@ -31,7 +31,12 @@ const database = await openDatabase({
 });
 await migrateToLatest(database);
 const port = await freePort();
-const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_DATA_DIR: dir });
+const config = loadConfig({
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+  QUIRE_RATE_LIMIT: '0',
+  QUIRE_DATA_DIR: dir,
+});
 const app = await buildApp({ config, database, logger: false, jobs: false });
 const { services } = app.quire;
 await app.listen({ port, host: '127.0.0.1' });
@@ -45,7 +50,9 @@ const org = await services.orgs.create(owner.id, { title: 'Bench org' });
 const paragraph = (i: number) =>
   `Section ${i} explains how the feature behaves when it is configured for production use, and what to check first when it does not.`;
 const body = (title: string, version = 1) =>
-  [`# ${title}`, '', ...Array.from({ length: 12 }, (_, i) => paragraph(i)), '', `Version ${version}.`].join('\n\n');
+  [`# ${title}`, '', ...Array.from({ length: 12 }, (_, i) => paragraph(i)), '', `Version ${version}.`].join(
+    '\n\n',
+  );
 
 async function call(method: string, route: string, payload?: unknown) {
   const started = performance.now();
@@ -60,7 +67,9 @@ async function call(method: string, route: string, payload?: unknown) {
 }
 
 async function objectBytes(): Promise<number> {
-  const row = await sql<{ n: number | string | null }>`select sum(length(data)) as n from objects`.execute(database.db);
+  const row = await sql<{ n: number | string | null }>`select sum(length(data)) as n from objects`.execute(
+    database.db,
+  );
   return Number(row.rows[0]?.n ?? 0);
 }
 
@@ -77,7 +86,9 @@ async function buildSpace(pages: number): Promise<{ spaceId: string; pageIds: st
         operation: 'insert_page' as const,
         title: `Page ${n}`,
         ref: `p${n}`,
-        ...(n % 10 !== 0 && pageIds.length > 0 ? { into: pageIds[Math.floor(n / 10) * 10] ?? undefined } : {}),
+        ...(n % 10 !== 0 && pageIds.length > 0
+          ? { into: pageIds[Math.floor(n / 10) * 10] ?? undefined }
+          : {}),
         document: { markdown: body(`Page ${n}`) },
       };
     });
@@ -105,14 +116,18 @@ async function measure(pages: number): Promise<Figures> {
   const growth: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Ten pages spread over the space, different each round.
-    const touched = Array.from({ length: 10 }, (_, i) => pageIds[(round * 37 + i * Math.floor(pageIds.length / 10)) % pageIds.length]!);
+    const touched = Array.from(
+      { length: 10 },
+      (_, i) => pageIds[(round * 37 + i * Math.floor(pageIds.length / 10)) % pageIds.length]!,
+    );
     const changes = touched.map((page) => ({
       operation: 'update_page',
       page,
       document: { markdown: body(`Edited ${page}`, round + 2) },
     }));
 
-    const cr = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `round ${round}` })).json.id as string;
+    const cr = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `round ${round}` })).json
+      .id as string;
     const before = await objectBytes();
     writes.push((await call('POST', `/spaces/${spaceId}/change-requests/${cr}/content`, { changes })).ms);
     growth.push((await objectBytes()) - before);
@@ -120,33 +135,51 @@ async function measure(pages: number): Promise<Figures> {
 
     // The same, but main moves in between, so the merge is a real three-way merge.
     const other = touched.map((p) => pageIds[(pageIds.indexOf(p) + 1) % pageIds.length]!);
-    const behind = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `behind ${round}` })).json.id as string;
+    const behind = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `behind ${round}` }))
+      .json.id as string;
     await call('POST', `/spaces/${spaceId}/change-requests/${behind}/content`, {
-      changes: touched.map((page) => ({ operation: 'update_page', page, document: { markdown: body(`Again ${page}`, round + 100) } })),
+      changes: touched.map((page) => ({
+        operation: 'update_page',
+        page,
+        document: { markdown: body(`Again ${page}`, round + 100) },
+      })),
     });
-    const ahead = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `ahead ${round}` })).json.id as string;
+    const ahead = (await call('POST', `/spaces/${spaceId}/change-requests`, { subject: `ahead ${round}` }))
+      .json.id as string;
     await call('POST', `/spaces/${spaceId}/change-requests/${ahead}/content`, {
       changes: other.map((page) => ({ operation: 'update_page', page, title: `Renamed ${round}` })),
     });
     await call('POST', `/spaces/${spaceId}/change-requests/${ahead}/merge`);
     const merged = await call('POST', `/spaces/${spaceId}/change-requests/${behind}/merge`);
-    if (merged.json.result !== 'merge') throw new Error(`three-way merge gave ${JSON.stringify(merged.json)}`);
+    if (merged.json.result !== 'merge')
+      throw new Error(`three-way merge gave ${JSON.stringify(merged.json)}`);
     threeWays.push(merged.ms);
   }
-  return { write: median(writes), mergeFastForward: median(fastForwards), mergeThreeWay: median(threeWays), growth: median(growth) };
+  return {
+    write: median(writes),
+    mergeFastForward: median(fastForwards),
+    mergeThreeWay: median(threeWays),
+    growth: median(growth),
+  };
 }
 
 log(`content bench on ${database.dialect}: a change request touching 10 pages, ${ROUNDS} rounds each`);
 const small = await measure(50);
 const large = await measure(5000);
 const row = (label: string, a: number, b: number, unit = 'ms') =>
-  log(`${label.padEnd(28)} 50 pages ${a.toFixed(1).padStart(8)} ${unit}   5,000 pages ${b.toFixed(1).padStart(8)} ${unit}   ratio ${(b / a).toFixed(2)}`);
+  log(
+    `${label.padEnd(28)} 50 pages ${a.toFixed(1).padStart(8)} ${unit}   5,000 pages ${b.toFixed(1).padStart(8)} ${unit}   ratio ${(b / a).toFixed(2)}`,
+  );
 row('write 10 pages (1 request)', small.write, large.write);
 row('merge (main unchanged)', small.mergeFastForward, large.mergeFastForward);
 row('merge (main moved)', small.mergeThreeWay, large.mergeThreeWay);
 row('storage per revision', small.growth / 1024, large.growth / 1024, 'KiB');
 
 await app.close();
-if (process.env.DATABASE_URL) await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(database.db).catch(() => {});
+if (process.env.DATABASE_URL)
+  await sql
+    .raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    .execute(database.db)
+    .catch(() => {});
 await database.close();
 rmSync(dir, { recursive: true, force: true });

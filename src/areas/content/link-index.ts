@@ -32,10 +32,12 @@ export class LinkIndex {
       tx,
       pages.map((p) => p!.body!),
     );
+    const parents = new Set<string>();
+    for (const p of content.pages.values()) if (p.parent) parents.add(p.parent);
     const rows: PageLinksTable[] = [];
     for (const page of pages) {
       const pagePath = pathOf(content, page!.id);
-      const folder = [...content.pages.values()].some((p) => p.parent === page!.id);
+      const folder = parents.has(page!.id);
       extractLinks(bodies.get(page!.body!) ?? '').forEach((link, seq) => {
         rows.push({
           space_id: spaceId,

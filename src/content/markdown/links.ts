@@ -1,6 +1,4 @@
 import type { ContentRef } from '../document-schema.js';
-import { parseFigures } from './images.js';
-import { parseMarkdown, walk } from './parse.js';
 
 /** Maps between the hrefs written in markdown and the content references of documents. */
 export interface LinkResolver {
@@ -39,34 +37,3 @@ export const plainLinks: LinkResolver = {
 };
 
 export type LinkKind = 'link' | 'image' | 'embed' | 'content-ref' | 'file';
-
-/** Every link target written in the markdown (inline links, images, content-ref/file/embed blocks), raw, in order. */
-export function extractLinks(markdown: string): Array<{ href: string; kind: LinkKind }> {
-  const found: Array<{ href: string; kind: LinkKind }> = [];
-  walk(parseMarkdown(markdown), (node) => {
-    switch (node.type) {
-      case 'link':
-        found.push({ href: node.url, kind: 'link' });
-        break;
-      case 'image':
-        found.push({ href: node.url, kind: 'image' });
-        break;
-      case 'html':
-        for (const figure of parseFigures(node.value) ?? []) found.push({ href: figure.src, kind: 'image' });
-        break;
-      case 'gitbookTag':
-      case 'gitbookBlock': {
-        const attrs = node.attrs ?? {};
-        if (node.name === 'embed' && attrs.url !== undefined) found.push({ href: attrs.url, kind: 'embed' });
-        if (node.name === 'file' && attrs.src !== undefined) found.push({ href: attrs.src, kind: 'file' });
-        if (node.name === 'content-ref' && attrs.url !== undefined) {
-          found.push({ href: attrs.url, kind: 'content-ref' });
-          // The link inside repeats the block's target.
-          return false;
-        }
-        break;
-      }
-    }
-  });
-  return found;
-}
