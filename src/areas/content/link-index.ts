@@ -3,7 +3,6 @@ import { extractLinks } from '../../content/markdown/index.js';
 import { pathOf, type RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { PageLinksTable } from '../../db/tables.js';
-import type { Deps } from '../../deps.js';
 import type { Services } from '../../services.js';
 
 /**
@@ -12,10 +11,7 @@ import type { Services } from '../../services.js';
  * link works is decided when it is read, against the current content.
  */
 export class LinkIndex {
-  constructor(
-    private readonly deps: Deps,
-    private readonly services: Services,
-  ) {}
+  constructor(private readonly services: Services) {}
 
   async reindex(tx: Tx, spaceId: string, content: RevisionContent, pageIds: Iterable<string>): Promise<void> {
     const ids = [...pageIds];
