@@ -1,7 +1,7 @@
 import { invalidField } from '../errors.js';
 import { newId } from '../ids.js';
 import {
-  childrenOf,
+  byOrder,
   DEFAULT_LAYOUT,
   type FileNode,
   type PageNode,
@@ -55,6 +55,8 @@ export class Draft {
   readonly bodies = new Map<string, string | null>();
   /** Set when a change may have made two paths equal. */
   private placementChanged = false;
+  /** Page ids under each parent, built on first use and kept up to date by every change. */
+  private kids: Map<string | null, Set<string>> | undefined;
 
   constructor(
     readonly base: RevisionContent,
@@ -143,10 +145,9 @@ export class Draft {
   deletePage(id: string, field: string): string[] {
     this.page(id, `${field}.page`);
     const doomed = [id];
-    for (let i = 0; i < doomed.length; i++) {
-      for (const child of childrenOf(this.content, doomed[i]!)) doomed.push(child.id);
-    }
+    for (let i = 0; i < doomed.length; i++) doomed.push(...this.children(doomed[i]!).keys());
     for (const pageId of doomed) {
+      this.kids?.get(this.pages.get(pageId)!.parent)?.delete(pageId);
       this.pages.delete(pageId);
       this.bodies.delete(pageId);
       this.changedPages.add(pageId);
@@ -174,25 +175,70 @@ export class Draft {
     this.changedFiles.add(file.id);
   }
 
-  /** Refuses the result if two pages now share a path (checked once, after every change). */
+  /**
+   * Refuses the result if a changed page now shares its path with another page (checked once,
+   * after every change). Paths can only meet within one namespace (see `namespace`), so only
+   * the changed pages' namespaces are looked at, never the whole space.
+   */
   checkPaths(field: string): void {
     if (!this.placementChanged) return;
-    const seen = new Map<string, string>();
-    for (const page of this.pages.values()) {
-      if (page.type === 'link') continue;
-      const path = `${page.type}:${pathOf(this.content, page.id)}`;
-      const other = seen.get(path);
-      if (other && (this.changedPages.has(page.id) || this.changedPages.has(other))) {
-        throw invalidField(
-          field,
-          `two pages would have the path "${path.slice(path.indexOf(':') + 1)}"; give one another slug`,
-        );
+    for (const id of this.changedPages) {
+      const page = this.pages.get(id);
+      if (!page || page.type === 'link') continue;
+      for (const other of this.namespace(page.parent)) {
+        if (
+          other.id !== id &&
+          other.slug === page.slug &&
+          other.type !== 'link' &&
+          (other.type === 'group') === (page.type === 'group')
+        )
+          throw invalidField(
+            field,
+            `two pages would have the path "${pathOf(this.content, id)}"; give one another slug`,
+          );
       }
-      seen.set(path, page.id);
     }
   }
 
+  /**
+   * The pages whose paths share a prefix with a page placed under `parent`: a group adds no
+   * segment, so the pages inside the top-level groups share the top level's namespace.
+   */
+  private namespace(parent: string | null): PageNode[] {
+    let owner = parent;
+    while (owner !== null && this.pages.get(owner)?.type === 'group') owner = this.pages.get(owner)!.parent;
+    const members = [...this.children(owner).values()];
+    for (const member of [...members])
+      if (member.type === 'group') members.push(...this.children(member.id).values());
+    return members;
+  }
+
+  /** The pages directly under `parent`, by id (unordered). */
+  private children(parent: string | null): Map<string, PageNode> {
+    if (!this.kids) {
+      this.kids = new Map();
+      for (const page of this.pages.values()) this.kidsOf(page.parent).add(page.id);
+    }
+    const out = new Map<string, PageNode>();
+    for (const id of this.kidsOf(parent)) out.set(id, this.pages.get(id)!);
+    return out;
+  }
+
+  private kidsOf(parent: string | null): Set<string> {
+    let set = this.kids!.get(parent);
+    if (!set) {
+      set = new Set();
+      this.kids!.set(parent, set);
+    }
+    return set;
+  }
+
   private set(page: PageNode): void {
+    if (this.kids) {
+      const old = this.pages.get(page.id);
+      if (old) this.kids.get(old.parent)?.delete(page.id);
+      this.kidsOf(page.parent).add(page.id);
+    }
     this.pages.set(page.id, page);
     this.changedPages.add(page.id);
   }
@@ -205,7 +251,7 @@ export class Draft {
 
   /** A slug not used by the pages that will share the parent's path. */
   private freeSlug(parent: string | null, wanted: string): string {
-    const taken = new Set([...this.pages.values()].filter((p) => p.parent === parent).map((p) => p.slug));
+    const taken = new Set(this.namespace(parent).map((p) => p.slug));
     if (!taken.has(wanted)) return wanted;
     for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
   }
@@ -224,7 +270,7 @@ export class Draft {
 
   /** An order placing a page at index `at` among its new siblings (the end by default). */
   private orderAt(parent: string | null, at: number | undefined, moving: string | undefined): number {
-    const siblings = childrenOf(this.content, parent).filter((p) => p.id !== moving);
+    const siblings = [...this.children(parent).values()].filter((p) => p.id !== moving).sort(byOrder);
     const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
     const before = siblings[index - 1]?.order;
     const after = siblings[index]?.order;

@@ -108,11 +108,9 @@ export const EMPTY_CONTENT: RevisionContent = {
   variables: {},
 };
 
-/** Children of `parent` in order (ties broken by id so every reader sees the same order). */
-export function childrenOf(content: RevisionContent, parent: string | null): PageNode[] {
-  const children: PageNode[] = [];
-  for (const page of content.pages.values()) if (page.parent === parent) children.push(page);
-  return children.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** Sibling order (ties broken by id so every reader sees the same order). */
+export function byOrder(a: PageNode, b: PageNode): number {
+  return a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

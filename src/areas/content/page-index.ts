@@ -1,4 +1,4 @@
-import type { PageNode, RevisionContent } from '../../content/tree.js';
+import { byOrder, type PageNode, type RevisionContent } from '../../content/tree.js';
 
 /**
  * Reading aids for one revision's pages, computed once per content and kept while it is: the
@@ -16,7 +16,7 @@ export class PageIndex {
       this.children.set(page.parent, list);
     }
     for (const list of this.children.values()) {
-      list.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      list.sort(byOrder);
     }
     const walk = (parent: string | null, prefix: string) => {
       for (const page of this.children.get(parent) ?? []) {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../../src/content/draft.js';
+import { EMPTY_CONTENT, pathOf, type RevisionContent } from '../../src/content/tree.js';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+function draftWith(build: (d: Draft) => void): { draft: Draft; content: RevisionContent } {
+  const seed = new Draft(EMPTY_CONTENT, NOW);
+  build(seed);
+  const content = seed.content;
+  return { draft: new Draft(content, NOW), content };
+}
+
+describe('Draft paths', () => {
+  it('gives a new page a slug free in its namespace, which includes the pages of top-level groups', () => {
+    const { draft } = draftWith((d) => {
+      const group = d.insertPage({ title: 'Group' }, {}, '', 'g');
+      d.pages.set(group.id, { ...group, type: 'group' });
+      d.insertPage({ title: 'Intro' }, { into: group.id }, '', 'a');
+    });
+    const top = draft.insertPage({ title: 'Intro' }, {}, '', 'b');
+    expect(top.slug).toBe('intro-2');
+    draft.checkPaths('body');
+  });
+
+  it('refuses a page moved into a group when a top-level page has its path', () => {
+    const { draft, content } = draftWith((d) => {
+      const group = d.insertPage({ title: 'Group' }, {}, '', 'g');
+      d.pages.set(group.id, { ...group, type: 'group' });
+      d.insertPage({ title: 'Setup' }, {}, '', 'a');
+      d.insertPage({ title: 'Other' }, {}, '', 'b');
+    });
+    const ids = new Map([...content.pages.values()].map((p) => [p.title, p.id]));
+    draft.updatePage(ids.get('Other')!, { slug: 'setup' }, { into: ids.get('Group')! }, undefined, 'c');
+    expect(() => draft.checkPaths('body.changes')).toThrow(/path "setup"/);
+  });
+
+  it("lets a page take a group's slug when asked (new slugs avoid it), and pages under different parents share slugs", () => {
+    const { draft, content } = draftWith((d) => {
+      const group = d.insertPage({ title: 'Guides' }, {}, '', 'g');
+      d.pages.set(group.id, { ...group, type: 'group' });
+      const a = d.insertPage({ title: 'A' }, {}, '', 'a');
+      d.insertPage({ title: 'Setup' }, { into: a.id }, '', 'b');
+    });
+    const page = draft.insertPage({ title: 'Guides', slug: 'guides' }, {}, '', 'x');
+    expect(page.slug).toBe('guides');
+    expect(draft.insertPage({ title: 'Guides' }, {}, '', 'w').slug).toBe('guides-2');
+    const b = draft.insertPage({ title: 'B' }, {}, '', 'y');
+    const setup = draft.insertPage({ title: 'Setup' }, { into: b.id }, '', 'z');
+    expect(setup.slug).toBe('setup');
+    draft.checkPaths('body');
+    expect(pathOf(draft.content, setup.id)).toBe('b/setup');
+    expect(content.pages.size).toBe(3);
+  });
+
+  it('keeps orders in sibling order after deletes and moves', () => {
+    const { draft, content } = draftWith((d) => {
+      for (const title of ['One', 'Two', 'Three']) d.insertPage({ title }, {}, '', title);
+    });
+    const ids = new Map([...content.pages.values()].map((p) => [p.title, p.id]));
+    draft.deletePage(ids.get('Two')!, 'd');
+    const first = draft.insertPage({ title: 'Zero' }, { at: 0 }, '', 'z');
+    draft.updatePage(ids.get('One')!, {}, { at: 5 }, undefined, 'm');
+    const order = [...draft.pages.values()].sort((a, b) => a.order - b.order).map((p) => p.title);
+    expect(order).toEqual(['Zero', 'Three', 'One']);
+    expect(first.order).toBeLessThan(draft.pages.get(ids.get('Three')!)!.order);
+  });
+});
