@@ -145,7 +145,7 @@ export class Draft {
   deletePage(id: string, field: string): string[] {
     this.page(id, `${field}.page`);
     const doomed = [id];
-    for (let i = 0; i < doomed.length; i++) doomed.push(...this.children(doomed[i]!).keys());
+    for (let i = 0; i < doomed.length; i++) doomed.push(...this.childIds(doomed[i]!));
     for (const pageId of doomed) {
       this.kids?.get(this.pages.get(pageId)!.parent)?.delete(pageId);
       this.pages.delete(pageId);
@@ -182,22 +182,34 @@ export class Draft {
    */
   checkPaths(field: string): void {
     if (!this.placementChanged) return;
+    const byOwner = new Map<string | null, Map<string, number>>();
     for (const id of this.changedPages) {
       const page = this.pages.get(id);
-      if (!page || page.type === 'link') continue;
-      for (const other of this.namespace(page.parent)) {
-        if (
-          other.id !== id &&
-          other.slug === page.slug &&
-          other.type !== 'link' &&
-          (other.type === 'group') === (page.type === 'group')
-        )
-          throw invalidField(
-            field,
-            `two pages would have the path "${pathOf(this.content, id)}"; give one another slug`,
-          );
+      const key = page && pathKey(page);
+      if (!page || !key) continue;
+      const owner = this.namespaceOwner(page.parent);
+      let taken = byOwner.get(owner);
+      if (!taken) {
+        taken = new Map();
+        for (const member of this.namespace(owner)) {
+          const memberKey = pathKey(member);
+          if (memberKey) taken.set(memberKey, (taken.get(memberKey) ?? 0) + 1);
+        }
+        byOwner.set(owner, taken);
       }
+      if ((taken.get(key) ?? 0) > 1)
+        throw invalidField(
+          field,
+          `two pages would have the path "${pathOf(this.content, id)}"; give one another slug`,
+        );
     }
+  }
+
+  /** The nearest ancestor that adds a path segment (null: the top level). */
+  private namespaceOwner(parent: string | null): string | null {
+    let owner = parent;
+    while (owner !== null && this.pages.get(owner)?.type === 'group') owner = this.pages.get(owner)!.parent;
+    return owner;
   }
 
   /**
@@ -205,23 +217,23 @@ export class Draft {
    * segment, so the pages inside the top-level groups share the top level's namespace.
    */
   private namespace(parent: string | null): PageNode[] {
-    let owner = parent;
-    while (owner !== null && this.pages.get(owner)?.type === 'group') owner = this.pages.get(owner)!.parent;
-    const members = [...this.children(owner).values()];
-    for (const member of [...members])
-      if (member.type === 'group') members.push(...this.children(member.id).values());
+    const members: PageNode[] = [];
+    for (const id of this.childIds(this.namespaceOwner(parent))) {
+      const member = this.pages.get(id)!;
+      members.push(member);
+      if (member.type === 'group')
+        for (const child of this.childIds(id)) members.push(this.pages.get(child)!);
+    }
     return members;
   }
 
-  /** The pages directly under `parent`, by id (unordered). */
-  private children(parent: string | null): Map<string, PageNode> {
+  /** Ids of the pages directly under `parent` (unordered). */
+  private childIds(parent: string | null): ReadonlySet<string> {
     if (!this.kids) {
       this.kids = new Map();
       for (const page of this.pages.values()) this.kidsOf(page.parent).add(page.id);
     }
-    const out = new Map<string, PageNode>();
-    for (const id of this.kidsOf(parent)) out.set(id, this.pages.get(id)!);
-    return out;
+    return this.kids.get(parent) ?? new Set();
   }
 
   private kidsOf(parent: string | null): Set<string> {
@@ -270,7 +282,9 @@ export class Draft {
 
   /** An order placing a page at index `at` among its new siblings (the end by default). */
   private orderAt(parent: string | null, at: number | undefined, moving: string | undefined): number {
-    const siblings = [...this.children(parent).values()].filter((p) => p.id !== moving).sort(byOrder);
+    const siblings: PageNode[] = [];
+    for (const id of this.childIds(parent)) if (id !== moving) siblings.push(this.pages.get(id)!);
+    siblings.sort(byOrder);
     const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
     const before = siblings[index - 1]?.order;
     const after = siblings[index]?.order;
@@ -296,4 +310,10 @@ function definedFields<K extends keyof PageFields>(
   const out: Partial<Pick<PageFields, K>> = {};
   for (const key of keys) if (fields[key] !== undefined) out[key] = fields[key];
   return out;
+}
+
+/** What two pages must not share within a namespace: groups and other pages have separate paths. */
+function pathKey(page: PageNode): string | undefined {
+  if (page.type === 'link') return undefined;
+  return page.type === 'group' ? `group:${page.slug}` : page.slug;
 }

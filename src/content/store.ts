@@ -7,15 +7,20 @@ import type { FileNode, PageNode, ReusableContentNode, RevisionContent, Variable
 /**
  * How revision contents are stored. Every piece is an object in the content-addressed store:
  * - each page and file node is an object (its canonical JSON);
- * - nodes are listed in 64 bucket objects (id -> node hash), a page going to the bucket its id
- *   hashes to;
- * - the tree root lists the bucket hashes, the reusable contents and the variables.
- * A new revision writes only the nodes that changed, the buckets that list them and a new
- * root, so its cost follows the change, not the size of the space; unchanged objects are
- * shared by every revision that has them.
+ * - nodes are listed in bucket objects (id -> node hash): the root has 64 slots, an id going
+ *   to the slot its hash picks; a bucket that outgrows LEAF_MAX entries splits into 16 buckets
+ *   on the next bits of the hash, so buckets stay small however large the space grows;
+ * - the tree root lists the slot hashes, the reusable contents and the variables.
+ * A new revision writes only the nodes that changed, the buckets on their way down and a new
+ * root, so its cost follows the change (and the log of the space's size), not the size; unchanged
+ * objects are shared by every revision that has them.
  */
 
-const BUCKETS = 64;
+const SLOTS = 64;
+const FANOUT = 16;
+const LEAF_MAX = 64;
+/** 6 bits pick the slot, then 4 per level: 32-bit hashes allow 6 levels of splits. */
+const MAX_DEPTH = 6;
 
 interface TreeRoot {
   v: 1;
@@ -25,7 +30,12 @@ interface TreeRoot {
   variables: Record<string, VariableValue>;
 }
 
-type Bucket = Record<string, string>;
+/** A leaf lists ids; a split (under the key `*`, which no id uses) lists the buckets below it. */
+type Leaf = Record<string, string>;
+type Split = { '*': Array<string | null> };
+type Bucket = Leaf | Split;
+
+const isSplit = (bucket: Bucket): bucket is Split => Array.isArray((bucket as Split)['*']);
 
 export interface Snapshot {
   treeHash: string;
@@ -43,20 +53,26 @@ export interface TreeChanges {
   variables?: boolean;
 }
 
-/** FNV-1a: a stable, fast spread of ids over buckets. */
-function bucketOf(id: string): number {
+/** FNV-1a: a stable, fast spread of ids. */
+function hashOf(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
     h ^= id.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % BUCKETS;
+  return h >>> 0;
+}
+
+/** The position of an id in a bucket list at `depth` (0: the root's slots). */
+function slotOf(id: string, depth: number): number {
+  const h = hashOf(id);
+  return depth === 0 ? h % SLOTS : (h >>> (6 + 4 * (depth - 1))) % FANOUT;
 }
 
 const EMPTY_ROOT: TreeRoot = {
   v: 1,
-  pages: new Array(BUCKETS).fill(null),
-  files: new Array(BUCKETS).fill(null),
+  pages: new Array(SLOTS).fill(null),
+  files: new Array(SLOTS).fill(null),
   reusable: [],
   variables: {},
 };
@@ -97,16 +113,8 @@ export class ContentStore {
     const cached = this.snapshots.get(treeHash);
     if (cached) return cached;
     const root = (await this.parsed<TreeRoot>(db, [treeHash])).get(treeHash)!;
-    const bucketHashes = [...root.pages, ...root.files].filter((h): h is string => h !== null);
-    const buckets = await this.parsed<Bucket>(db, bucketHashes);
-    const collect = (list: Array<string | null>) => {
-      const ids = new Map<string, string>();
-      for (const hash of list)
-        if (hash) for (const [id, node] of Object.entries(buckets.get(hash)!)) ids.set(id, node);
-      return ids;
-    };
-    const pageHashes = collect(root.pages);
-    const fileHashes = collect(root.files);
+    const pageHashes = await this.collect(db, root.pages);
+    const fileHashes = await this.collect(db, root.files);
     const nodes = await this.parsed<PageNode | FileNode>(db, [
       ...pageHashes.values(),
       ...fileHashes.values(),
@@ -129,6 +137,23 @@ export class ContentStore {
     };
     this.snapshots.set(treeHash, snapshot);
     return snapshot;
+  }
+
+  /** Every id -> node hash listed under the given buckets, one read per level. */
+  private async collect(db: Tx | Db, list: Array<string | null>): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    let level = list.filter((h): h is string => h !== null);
+    while (level.length > 0) {
+      const buckets = await this.parsed<Bucket>(db, level);
+      const next: string[] = [];
+      for (const hash of level) {
+        const bucket = buckets.get(hash)!;
+        if (isSplit(bucket)) for (const child of bucket['*']) child && next.push(child);
+        else for (const [id, node] of Object.entries(bucket)) ids.set(id, node);
+      }
+      level = next;
+    }
+    return ids;
   }
 
   async readBody(db: Tx | Db, hash: string): Promise<string> {
@@ -177,33 +202,48 @@ export class ContentStore {
       return hash;
     };
 
+    /** The bucket at `hash` (null: none yet) with `ids` set to their new hashes; null when empty. */
+    const update = async (
+      hash: string | null,
+      depth: number,
+      ids: string[],
+      hashes: Map<string, string>,
+    ): Promise<string | null> => {
+      const bucket: Bucket = hash ? (await this.parsed<Bucket>(tx, [hash])).get(hash)! : {};
+      if (isSplit(bucket)) {
+        const children = [...bucket['*']];
+        for (const [slot, inSlot] of groupBy(ids, (id) => slotOf(id, depth + 1)))
+          children[slot] = await update(children[slot] ?? null, depth + 1, inSlot, hashes);
+        return children.some((c) => c !== null) ? queue({ '*': children }) : null;
+      }
+      const leaf: Leaf = { ...bucket };
+      for (const id of ids) {
+        const node = hashes.get(id);
+        if (node) leaf[id] = node;
+        else delete leaf[id];
+      }
+      const entries = Object.keys(leaf);
+      if (entries.length === 0) return null;
+      if (entries.length <= LEAF_MAX || depth >= MAX_DEPTH) return queue(leaf);
+      const children: Array<string | null> = new Array(FANOUT).fill(null);
+      for (const [slot, inSlot] of groupBy(entries, (id) => slotOf(id, depth + 1)))
+        children[slot] = queue(Object.fromEntries(inSlot.map((id) => [id, leaf[id]!])));
+      return queue({ '*': children });
+    };
+
     const rewrite = async (
       ids: Set<string>,
       nodes: ReadonlyMap<string, PageNode | FileNode>,
       hashes: Map<string, string>,
       list: Array<string | null>,
     ) => {
-      const byBucket = new Map<number, string[]>();
       for (const id of ids) {
         const node = nodes.get(id);
         if (node) hashes.set(id, queue(node));
         else hashes.delete(id);
-        const b = bucketOf(id);
-        byBucket.set(b, [...(byBucket.get(b) ?? []), id]);
       }
-      const old = await this.parsed<Bucket>(
-        tx,
-        [...byBucket.keys()].map((b) => list[b]).filter((h): h is string => !!h),
-      );
-      for (const [b, inBucket] of byBucket) {
-        const bucket: Bucket = { ...(list[b] ? old.get(list[b]!) : {}) };
-        for (const id of inBucket) {
-          const hash = hashes.get(id);
-          if (hash) bucket[id] = hash;
-          else delete bucket[id];
-        }
-        list[b] = Object.keys(bucket).length > 0 ? queue(bucket) : null;
-      }
+      for (const [slot, inSlot] of groupBy(ids, (id) => slotOf(id, 0)))
+        list[slot] = await update(list[slot] ?? null, 0, inSlot, hashes);
     };
 
     await rewrite(new Set(changes.pages ?? []), next.pages, pageHashes, root.pages);
@@ -213,4 +253,15 @@ export class ContentStore {
     this.snapshots.set(treeHash, { treeHash, root, content: next, pageHashes, fileHashes });
     return treeHash;
   }
+}
+
+function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
