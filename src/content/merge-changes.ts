@@ -36,33 +36,40 @@ export function samePage(a: PageNode, b: PageNode): boolean {
 /**
  * What `side` changed relative to `base`. Unchanged nodes are normally the very same object
  * (revisions share them), so the reference check settles almost every entry without a deep
- * comparison.
+ * comparison. `candidates`, when the caller knows them (from a tree diff), are the only ids
+ * that can differ, and spare a pass over both maps.
  */
 export function changesOf<T>(
   base: ReadonlyMap<string, T>,
   side: ReadonlyMap<string, T>,
   same: (a: T, b: T) => boolean,
+  candidates?: Iterable<string>,
 ): Map<string, Change<T>> {
   const changes = new Map<string, Change<T>>();
   if (base === side) return changes;
-  for (const [id, node] of side) {
+  for (const id of candidates ?? new Set([...side.keys(), ...base.keys()])) {
     const before = base.get(id);
+    const node = side.get(id);
     if (before === node) continue;
-    if (before === undefined) changes.set(id, { kind: 'added', node });
+    if (before === undefined) changes.set(id, { kind: 'added', node: node! });
+    else if (node === undefined) changes.set(id, { kind: 'deleted', base: before });
     else if (!same(before, node)) changes.set(id, { kind: 'changed', base: before, node });
   }
-  for (const [id, before] of base) if (!side.has(id)) changes.set(id, { kind: 'deleted', base: before });
   return changes;
 }
 
-/** Ids whose node differs between two maps, deletions included. */
-export function differingIds<T>(from: ReadonlyMap<string, T>, to: ReadonlyMap<string, T>): Set<string> {
+/** Ids whose node differs between two maps, deletions included (`candidates` as for changesOf). */
+export function differingIds<T>(
+  from: ReadonlyMap<string, T>,
+  to: ReadonlyMap<string, T>,
+  candidates?: Iterable<string>,
+): Set<string> {
   const ids = new Set<string>();
   if (from === to) return ids;
-  for (const [id, node] of to) {
+  for (const id of candidates ?? new Set([...to.keys(), ...from.keys()])) {
     const before = from.get(id);
+    const node = to.get(id);
     if (before !== node && !deepEqual(before, node)) ids.add(id);
   }
-  for (const id of from.keys()) if (!to.has(id)) ids.add(id);
   return ids;
 }

@@ -15,11 +15,12 @@ export function mergeWhole<T extends { id: string }>(
   ours: ReadonlyMap<string, T>,
   theirs: ReadonlyMap<string, T>,
   conflict: (id: string, problem: string) => void,
+  edited?: { ours: Iterable<string>; theirs: Iterable<string> },
 ): WholeMerge<T> {
   const changed = new Set<string>();
-  const theirChanges = changesOf(base, theirs, deepEqual);
+  const theirChanges = changesOf(base, theirs, deepEqual, edited?.theirs);
   if (theirChanges.size === 0) return { nodes: ours, changed };
-  const ourChanges = changesOf(base, ours, deepEqual);
+  const ourChanges = changesOf(base, ours, deepEqual, edited?.ours);
   const nodes = new Map(ours);
   for (const [id, theirChange] of theirChanges) {
     const ourChange = ourChanges.get(id);

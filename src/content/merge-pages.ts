@@ -53,7 +53,7 @@ export function locatePage(input: MergeInput, id: string): { path: string; label
 
 export async function mergePages(input: MergeInput, conflicts: MergeConflict[]): Promise<PagesMerge> {
   const { base, ours, theirs } = input;
-  const theirChanges = changesOf(base.pages, theirs.pages, samePage);
+  const theirChanges = changesOf(base.pages, theirs.pages, samePage, input.edited?.theirs.pages);
   const changed = new Set<string>();
   const mergedBodies = new Map<string, string>();
   if (theirChanges.size === 0) {
@@ -66,7 +66,7 @@ export async function mergePages(input: MergeInput, conflicts: MergeConflict[]):
       bothPlaced: false,
     };
   }
-  const ourChanges = changesOf(base.pages, ours.pages, samePage);
+  const ourChanges = changesOf(base.pages, ours.pages, samePage, input.edited?.ours.pages);
   const pages = new Map(ours.pages);
   for (const [id, theirChange] of theirChanges) {
     const merged = await mergePage(input, id, ourChanges.get(id), theirChange, conflicts, mergedBodies);

@@ -19,6 +19,16 @@ export interface MergeInput {
   theirs: RevisionContent;
   /** Reads a page body (markdown text) by its hash. */
   loadBody(hash: string): Promise<string>;
+  /**
+   * The ids each side may have changed relative to `base` (a superset is fine), when the caller
+   * knows them from the stored trees; without them every page and file is compared.
+   */
+  edited?: { ours: EditedIds; theirs: EditedIds };
+}
+
+export interface EditedIds {
+  pages: ReadonlySet<string>;
+  files: ReadonlySet<string>;
 }
 
 export type MergeConflict =
@@ -54,14 +64,20 @@ export interface MergeResult {
 export async function mergeContents(input: MergeInput): Promise<MergeResult> {
   const { base, ours, theirs } = input;
   if (theirs === base || theirs === ours) return unchanged(ours);
-  if (ours === base) return takeTheirs(ours, theirs);
+  if (ours === base) return takeTheirs(ours, theirs, input.edited?.theirs);
 
   const conflicts: MergeConflict[] = [];
   const pages = await mergePages(input, conflicts);
-  const files = mergeWhole(base.files, ours.files, theirs.files, (file, problem) => {
-    const name = (ours.files.get(file) ?? theirs.files.get(file) ?? base.files.get(file))?.name ?? file;
-    conflicts.push({ kind: 'file', file, message: `the file ${name} ${problem}` });
-  });
+  const files = mergeWhole(
+    base.files,
+    ours.files,
+    theirs.files,
+    (file, problem) => {
+      const name = (ours.files.get(file) ?? theirs.files.get(file) ?? base.files.get(file))?.name ?? file;
+      conflicts.push({ kind: 'file', file, message: `the file ${name} ${problem}` });
+    },
+    input.edited && { ours: input.edited.ours.files, theirs: input.edited.theirs.files },
+  );
   const reusables = mergeWhole(
     base.reusableContents,
     ours.reusableContents,
@@ -117,13 +133,13 @@ function unchanged(ours: RevisionContent): MergeResult {
 }
 
 /** The target has not moved since the ancestor, so the result is the incoming side as it is. */
-function takeTheirs(ours: RevisionContent, theirs: RevisionContent): MergeResult {
+function takeTheirs(ours: RevisionContent, theirs: RevisionContent, edited?: EditedIds): MergeResult {
   return {
     content: theirs,
     conflicts: [],
     mergedBodies: new Map(),
-    changedPages: differingIds(ours.pages, theirs.pages),
-    changedFiles: differingIds(ours.files, theirs.files),
+    changedPages: differingIds(ours.pages, theirs.pages, edited?.pages),
+    changedFiles: differingIds(ours.files, theirs.files, edited?.files),
     changedReusableContents: differingIds(ours.reusableContents, theirs.reusableContents),
   };
 }

@@ -46,6 +46,11 @@ export interface Snapshot {
   fileHashes: ReadonlyMap<string, string>;
 }
 
+export interface TreeDiff {
+  pages: Set<string>;
+  files: Set<string>;
+}
+
 export interface TreeChanges {
   pages?: Iterable<string>;
   files?: Iterable<string>;
@@ -139,6 +144,44 @@ export class ContentStore {
     return snapshot;
   }
 
+  /**
+   * Ids of the pages and files whose nodes differ between two trees, found by walking down only
+   * the buckets whose hashes differ: the cost follows the difference, not the size of the trees.
+   */
+  async diff(db: Tx | Db, from: Snapshot, to: Snapshot): Promise<TreeDiff> {
+    if (from.treeHash === to.treeHash) return { pages: new Set(), files: new Set() };
+    return {
+      pages: await this.diffLists(db, from.root.pages, to.root.pages),
+      files: await this.diffLists(db, from.root.files, to.root.files),
+    };
+  }
+
+  private async diffLists(
+    db: Tx | Db,
+    left: Array<string | null>,
+    right: Array<string | null>,
+  ): Promise<Set<string>> {
+    const ids = new Set<string>();
+    const pairs: Array<[string | null, string | null]> = [];
+    for (let i = 0; i < left.length; i++)
+      if (left[i] !== right[i]) pairs.push([left[i] ?? null, right[i] ?? null]);
+    for (const [a, b] of pairs) {
+      const [bucketA, bucketB] = await Promise.all([this.bucket(db, a), this.bucket(db, b)]);
+      if (isSplit(bucketA) && isSplit(bucketB)) {
+        for (const id of await this.diffLists(db, bucketA['*'], bucketB['*'])) ids.add(id);
+        continue;
+      }
+      const [entriesA, entriesB] = await Promise.all([this.collect(db, [a]), this.collect(db, [b])]);
+      for (const [id, hash] of entriesB) if (entriesA.get(id) !== hash) ids.add(id);
+      for (const id of entriesA.keys()) if (!entriesB.has(id)) ids.add(id);
+    }
+    return ids;
+  }
+
+  private async bucket(db: Tx | Db, hash: string | null): Promise<Bucket> {
+    return hash ? (await this.parsed<Bucket>(db, [hash])).get(hash)! : {};
+  }
+
   /** Every id -> node hash listed under the given buckets, one read per level. */
   private async collect(db: Tx | Db, list: Array<string | null>): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
@@ -209,7 +252,7 @@ export class ContentStore {
       ids: string[],
       hashes: Map<string, string>,
     ): Promise<string | null> => {
-      const bucket: Bucket = hash ? (await this.parsed<Bucket>(tx, [hash])).get(hash)! : {};
+      const bucket = await this.bucket(tx, hash);
       if (isSplit(bucket)) {
         const children = [...bucket['*']];
         for (const [slot, inSlot] of groupBy(ids, (id) => slotOf(id, depth + 1)))

@@ -70,6 +70,12 @@ describe('ContentStore trees', () => {
     const reread = await new ContentStore().snapshot(database.db, next);
     expect([...reread.content.pages.keys()].sort()).toEqual([...edited.keys()].sort());
     expect(reread.content.pages.get('page00007')?.title).toBe('Edited');
+    // The tree diff finds exactly what changed, both ways.
+    const first = await new ContentStore().snapshot(database.db, tree);
+    const expected = new Set(changed);
+    expect((await writer.diff(database.db, first, reread)).pages).toEqual(expected);
+    expect((await new ContentStore().diff(database.db, reread, first)).pages).toEqual(expected);
+    expect((await writer.diff(database.db, first, first)).pages.size).toBe(0);
     // The first revision is untouched.
     expect((await new ContentStore().snapshot(database.db, tree)).content.pages.size).toBe(3000);
   });

@@ -186,6 +186,7 @@ export class MergeService {
       ours: ours!.content,
       theirs: theirs!.content,
       loadBody: (hash) => store.readBody(tx, hash),
+      edited: { ours: await store.diff(tx, base!, ours!), theirs: await store.diff(tx, base!, theirs!) },
     });
     if (result.conflicts.length > 0)
       return { conflicts: result.conflicts, changedPages: result.changedPages };
