@@ -293,6 +293,64 @@ describe('writing content', () => {
     expect((await admin.api.spaces.getFileInChangeRequestById(s, cr, file.id)).data.id).toBe(file.id);
   });
 
+  it('keeps the page and file references of a written document: they read back the same', async () => {
+    const s = await space('References');
+    const ids = await seed(admin.api, s, [insert('Target', '# Target')]);
+    const cr = await newChangeRequest(admin.api, s);
+    const inserted = await write(admin.api, s, cr, [
+      { operation: 'insert_files', files: [{ name: 'pixel.png', base64: PNG.toString('base64') }] },
+    ]);
+    const fileId = inserted.insertedFiles[0]!.id;
+    const leaf = (text: string) => ({ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] });
+    const inline = (ref: unknown, text: string) => ({
+      object: 'inline',
+      type: 'link',
+      data: { ref },
+      nodes: [leaf(text)],
+    });
+    const paragraph = {
+      object: 'block',
+      type: 'paragraph',
+      nodes: [
+        leaf('See '),
+        inline({ kind: 'page', page: ids.get('Target') }, 'the target'),
+        leaf(', '),
+        inline({ kind: 'anchor', page: ids.get('Target'), anchor: 'usage' }, 'its usage'),
+        leaf(' and '),
+        inline({ kind: 'file', file: fileId }, 'the picture'),
+        leaf('.'),
+      ],
+    };
+    const result = await write(admin.api, s, cr, [
+      {
+        operation: 'insert_page',
+        title: 'Linking',
+        document: { document: { object: 'document', data: {}, nodes: [paragraph] } },
+      },
+    ]);
+    const page = (result.changes[0]!.page as { id: string }).id;
+    expect(await markdownOf(admin.api, s, page, cr)).toBe(
+      'See [the target](/target), [its usage](/target#usage) and [the picture](.gitbook/assets/pixel.png).\n',
+    );
+    const { data } = await admin.api.spaces.getPageInChangeRequestById(s, cr, page, {
+      format: 'document',
+    } as never);
+    const read = JSON.stringify((data as { document: unknown }).document);
+    expect(read).toContain(JSON.stringify({ kind: 'page', page: ids.get('Target') }));
+    expect(read).toContain(JSON.stringify({ kind: 'anchor', anchor: 'usage', page: ids.get('Target') }));
+    expect(read).toContain(JSON.stringify({ kind: 'file', file: fileId }));
+
+    const missing = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [inline({ kind: 'page', page: 'nope' }, 'x')] }],
+    };
+    await refused(s, cr, [{ operation: 'insert_page', title: 'Broken', document: { document: missing } }], {
+      status: 400,
+      text: 'body.changes.0.document.document',
+    });
+  });
+
   it('refuses bad changes with a 400 naming the change, leaving the change request as it was', async () => {
     const s = await space('Refusals');
     const ids = await seed(admin.api, s, [insert('Parent', 'p'), insert('Child', 'c'), insert('Taken', 't')]);

@@ -1,8 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
 import { Draft } from '../../content/draft.js';
-import { documentToMarkdown } from '../../content/markdown/index.js';
+import { type HrefContext, hrefOf } from '../../content/hrefs.js';
+import { documentToMarkdown, plainLinks } from '../../content/markdown/index.js';
 import { insertRevision } from '../../content/revisions.js';
-import type { FileNode } from '../../content/tree.js';
+import { type FileNode, pathOf } from '../../content/tree.js';
 import { validateDocument } from '../../content/validate-document.js';
 import type { Tx } from '../../db/database.js';
 import type { ChangeRequestsTable } from '../../db/tables.js';
@@ -57,7 +58,6 @@ export class ContentWriteService {
     requireWritable(cr);
     // Files are read (decoded or fetched) before the transaction: no network inside it.
     const files = await this.prepareFiles(changes);
-    const markdowns = changes.map((change, i) => markdownOf(change, i));
 
     return this.deps.db.transaction().execute(async (tx) => {
       const fresh = await this.lock(tx, cr.id);
@@ -75,13 +75,13 @@ export class ContentWriteService {
         const field = `body.changes.${i}`;
         switch (change.operation) {
           case 'insert_page': {
-            const page = draft.insertPage(change, into(change), markdowns[i] ?? '', field);
+            const page = draft.insertPage(change, into(change), markdownOf(change, field, draft) ?? '', field);
             if (change.ref) refs.set(change.ref, page.id);
             applied.push({ object: 'created_page', page: page.id, ref: change.ref });
             break;
           }
           case 'update_page':
-            draft.updatePage(change.page, change, into(change), markdowns[i], field);
+            draft.updatePage(change.page, change, into(change), markdownOf(change, field, draft, change.page), field);
             applied.push({ object: 'updated_page', page: change.page });
             break;
           case 'delete_page':
@@ -207,18 +207,39 @@ function requireWritable(cr: ChangeRequestsTable): void {
   }
 }
 
-/** The markdown a change brings, from `{markdown}` or a rich-text `{document}`, within limits. */
-function markdownOf(change: ContentChange, i: number): string | undefined {
-  if (change.operation !== 'insert_page' && change.operation !== 'update_page') return undefined;
+/**
+ * The markdown a change brings, from `{markdown}` or a rich-text `{document}`, within limits. A
+ * document's links to pages and files become hrefs into the draft as it is at that change, so
+ * they read back as the same references.
+ */
+function markdownOf(
+  change: ContentChange & { operation: 'insert_page' | 'update_page' },
+  changeField: string,
+  draft: Draft,
+  pageId?: string,
+): string | undefined {
   const input: PageDocumentInput | undefined = change.document;
   if (input === undefined) return undefined;
-  const field = `body.changes.${i}.document`;
+  const field = `${changeField}.document`;
   let markdown: string;
   if ('markdown' in input) {
     markdown = input.markdown;
   } else {
     validateDocument(input.document, `${field}.document`);
-    markdown = documentToMarkdown(input.document);
+    const context: HrefContext = {
+      pathOf: (id) => (draft.pages.has(id) ? pathOf(draft.content, id) : undefined),
+      fileName: (id) => draft.files.get(id)?.name,
+      page: pageId,
+    };
+    markdown = documentToMarkdown(input.document, {
+      ...plainLinks,
+      href: (ref) => {
+        const href = hrefOf(ref, context);
+        if (href === undefined)
+          throw invalidField(`${field}.document`, `links to ${JSON.stringify(ref)}, which is not in this content`);
+        return href;
+      },
+    });
   }
   if (Buffer.byteLength(markdown, 'utf8') > MAX_MARKDOWN_BYTES) {
     throw invalidField(

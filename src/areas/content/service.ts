@@ -1,13 +1,15 @@
 import type { Actor } from '../../auth/actor.js';
 import type { JsonDocument } from '../../content/document-schema.js';
+import { hrefOf } from '../../content/hrefs.js';
 import { classifyHref } from '../../content/link-targets.js';
-import { markdownToDocument } from '../../content/markdown/index.js';
+import { markdownToDocument, plainLinks } from '../../content/markdown/index.js';
 import { findRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode } from '../../content/tree.js';
 import type { RevisionsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { invalidField, notFound } from '../../errors.js';
+import { Lru } from '../../lru.js';
 import type { Services } from '../../services.js';
 import type { ChangeRequestView } from '../change-requests/present.js';
 import { PageIndex } from './page-index.js';
@@ -31,6 +33,13 @@ export type PageFormat = 'markdown' | 'document';
 
 /** Reading the content of a space, a change request or any revision of the space. */
 export class ContentService {
+  /**
+   * Documents converted from markdown, by tree and page: a tree hash fixes every path and file
+   * the links resolve against, so an entry never goes stale. Conversion is the costly part of a
+   * document read (tens of milliseconds for a long page).
+   */
+  private readonly documents = new Lru<string, JsonDocument>(256);
+
   constructor(
     private readonly deps: Deps,
     private readonly services: Services,
@@ -85,39 +94,43 @@ export class ContentService {
         ? await this.services.store.readBody(this.deps.db, page.body)
         : '';
     if (format === 'markdown') return { markdown };
+    const key = `${open.snapshot.treeHash}\0${page.id}`;
+    const cached = this.documents.get(key);
+    if (cached) return { document: cached };
+    const document = this.convert(open, page, markdown);
+    this.documents.set(key, document);
+    return { document };
+  }
+
+  private convert(open: OpenContent, page: PageNode, markdown: string): JsonDocument {
     const pagePath = open.index.pathOf(page.id);
     const folder = open.index.childrenOf(page.id).length > 0;
     const files = [...open.snapshot.content.files.values()];
-    return {
-      document: markdownToDocument(markdown, {
-        resolve: (href) => {
-          const target = classifyHref(href, pagePath, folder);
-          if (target.target_kind === 'page') {
-            const found = open.index.pageAt(target.target);
-            if (found)
-              return target.anchor
-                ? { kind: 'anchor', anchor: target.anchor, page: found.id }
-                : { kind: 'page', page: found.id };
-          }
-          if (target.target_kind === 'anchor' && target.anchor)
-            return { kind: 'anchor', anchor: target.anchor, page: page.id };
-          if (target.target_kind === 'file') {
-            const file = files.find((f) => f.name === target.target);
-            if (file) return { kind: 'file', file: file.id };
-          }
-          return { kind: 'url', url: href };
-        },
-        href: (ref) => {
-          if (ref.kind === 'url') return ref.url;
-          if (ref.kind === 'page') return `/${open.index.pathOf(ref.page)}`;
-          if (ref.kind === 'anchor')
-            return `${ref.page && ref.page !== page.id ? `/${open.index.pathOf(ref.page)}` : ''}#${ref.anchor}`;
-          if (ref.kind === 'file')
-            return `.gitbook/assets/${open.snapshot.content.files.get(ref.file)?.name ?? ref.file}`;
-          return '#';
-        },
-      }),
-    };
+    return markdownToDocument(markdown, {
+      resolve: (href) => {
+        const target = classifyHref(href, pagePath, folder);
+        if (target.target_kind === 'page') {
+          const found = open.index.pageAt(target.target);
+          if (found)
+            return target.anchor
+              ? { kind: 'anchor', anchor: target.anchor, page: found.id }
+              : { kind: 'page', page: found.id };
+        }
+        if (target.target_kind === 'anchor' && target.anchor)
+          return { kind: 'anchor', anchor: target.anchor, page: page.id };
+        if (target.target_kind === 'file') {
+          const file = files.find((f) => f.name === target.target);
+          if (file) return { kind: 'file', file: file.id };
+        }
+        return { kind: 'url', url: href };
+      },
+      href: (ref) =>
+        hrefOf(ref, {
+          pathOf: (id) => (open.snapshot.content.pages.has(id) ? open.index.pathOf(id) : undefined),
+          fileName: (id) => open.snapshot.content.files.get(id)?.name,
+          page: page.id,
+        }) ?? plainLinks.href(ref),
+    });
   }
 
   file(open: OpenContent, fileId: string): FileNode {
