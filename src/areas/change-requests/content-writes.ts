@@ -75,13 +75,24 @@ export class ContentWriteService {
         const field = `body.changes.${i}`;
         switch (change.operation) {
           case 'insert_page': {
-            const page = draft.insertPage(change, into(change), markdownOf(change, field, draft) ?? '', field);
+            const page = draft.insertPage(
+              change,
+              into(change),
+              markdownOf(change, field, draft) ?? '',
+              field,
+            );
             if (change.ref) refs.set(change.ref, page.id);
             applied.push({ object: 'created_page', page: page.id, ref: change.ref });
             break;
           }
           case 'update_page':
-            draft.updatePage(change.page, change, into(change), markdownOf(change, field, draft, change.page), field);
+            draft.updatePage(
+              change.page,
+              change,
+              into(change),
+              markdownOf(change, field, draft, change.page),
+              field,
+            );
             applied.push({ object: 'updated_page', page: change.page });
             break;
           case 'delete_page':
@@ -236,7 +247,10 @@ function markdownOf(
       href: (ref) => {
         const href = hrefOf(ref, context);
         if (href === undefined)
-          throw invalidField(`${field}.document`, `links to ${JSON.stringify(ref)}, which is not in this content`);
+          throw invalidField(
+            `${field}.document`,
+            `links to ${JSON.stringify(ref)}, which is not in this content`,
+          );
         return href;
       },
     });
