@@ -7,6 +7,7 @@ import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
 import { reviewRoutes } from './areas/change-requests/review-routes.js';
 import { changeRequestRoutes } from './areas/change-requests/routes.js';
 import { collectionRoutes } from './areas/collections/routes.js';
+import { commentRoutes } from './areas/comments/routes.js';
 import { fileRoutes } from './areas/content/file-routes.js';
 import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   fileRoutes(app);
   linkRoutes(app);
   templateRoutes(app);
+  commentRoutes(app);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -5,6 +5,7 @@ import { MergeService } from './areas/change-requests/merging.js';
 import { ReviewsService } from './areas/change-requests/reviews.js';
 import { ChangeRequestsService } from './areas/change-requests/service.js';
 import { CollectionsService } from './areas/collections/service.js';
+import { CommentsService } from './areas/comments/service.js';
 import { LinkIndex } from './areas/content/link-index.js';
 import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
@@ -51,6 +52,7 @@ export interface Services {
   contentWrites: ContentWriteService;
   linkReader: LinksService;
   templates: TemplatesService;
+  comments: CommentsService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -76,6 +78,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.contentWrites = new ContentWriteService(deps, services);
   services.linkReader = new LinksService(deps, services);
   services.templates = new TemplatesService(services);
+  services.comments = new CommentsService(deps, services);
   services.collections = new CollectionsService(deps, services);
   services.spaces = new SpacesService(deps, services);
   services.trash = new TrashService(deps, services);

@@ -3,12 +3,14 @@ import type { Database } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as spaces from './migrations/0002-spaces.js';
 import * as content from './migrations/0003-content.js';
+import * as comments from './migrations/0004-comments.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-spaces': spaces,
   '0003-content': content,
+  '0004-comments': comments,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -222,6 +222,51 @@ export interface PageLinksTable {
   href: string;
 }
 
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  /** Null for a comment on the space itself. */
+  change_request_id: string | null;
+  /** Order of posting within the space: timestamps alone tie within a millisecond. */
+  seq: number;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+  /** Markdown as written. */
+  body: string;
+  /** The revision the target was seen in when the comment was posted. */
+  revision: string;
+  target_page: string | null;
+  target_node: string | null;
+  target_record: string | null;
+  target_definition: string | null;
+  status: CommentStatus;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  replies: number;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  seq: number;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+  body: string;
+}
+
+export interface CommentReactionsTable {
+  comment_id: string;
+  /** The comment or reply reacted to. */
+  subject_id: string;
+  emoji: string;
+  user_id: string;
+  reacted_at: string;
+}
+
 export interface TeamsTable {
   id: string;
   org_id: string;
@@ -292,4 +337,7 @@ export interface Tables {
   change_request_reviews: ChangeRequestReviewsTable;
   change_request_contributors: ChangeRequestContributorsTable;
   page_links: PageLinksTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
 }

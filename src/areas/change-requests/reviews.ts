@@ -42,7 +42,7 @@ export class ReviewsService {
       page,
       'requested-reviewers',
     );
-    const users = await this.services.changeRequests.users(
+    const users = await this.services.users.byIds(
       this.deps.db,
       result.items.flatMap((r) => [r.user_id, r.requested_by]),
     );
@@ -103,7 +103,7 @@ export class ReviewsService {
       if (input.description !== undefined) patch.description = JSON.stringify(input.description);
       await tx.updateTable('change_requests').set(patch).where('id', '=', cr.id).execute();
     });
-    const users = await this.services.changeRequests.users(this.deps.db, [...unique, actor.userId]);
+    const users = await this.services.users.byIds(this.deps.db, [...unique, actor.userId]);
     return { rows, users };
   }
 
@@ -142,9 +142,7 @@ export class ReviewsService {
       await tx.insertInto('change_request_reviews').values(row).execute();
       await tx.updateTable('change_requests').set({ updated_at: now }).where('id', '=', cr.id).execute();
     });
-    const reviewer = (await this.services.changeRequests.users(this.deps.db, [actor.userId])).get(
-      actor.userId,
-    )!;
+    const reviewer = (await this.services.users.byIds(this.deps.db, [actor.userId])).get(actor.userId)!;
     return { row, cr, reviewer };
   }
 
@@ -173,7 +171,7 @@ export class ReviewsService {
       page,
       'reviews',
     );
-    const users = await this.services.changeRequests.users(
+    const users = await this.services.users.byIds(
       this.deps.db,
       result.items.map((r) => r.reviewer_id),
     );
@@ -194,9 +192,7 @@ export class ReviewsService {
       .where('id', '=', reviewId)
       .executeTakeFirst();
     if (!row) throw notFound(`Review "${reviewId}" not found`);
-    const reviewer = (await this.services.changeRequests.users(this.deps.db, [row.reviewer_id])).get(
-      row.reviewer_id,
-    )!;
+    const reviewer = (await this.services.users.byIds(this.deps.db, [row.reviewer_id])).get(row.reviewer_id)!;
     return { row, cr, reviewer };
   }
 
@@ -234,7 +230,7 @@ export class ReviewsService {
       page,
       'contributors',
     );
-    const users = await this.services.changeRequests.users(
+    const users = await this.services.users.byIds(
       this.deps.db,
       result.items.map((r) => r.user_id),
     );

@@ -23,8 +23,6 @@ export interface ChangeRequestAccess extends SpaceAccess {
   cr: ChangeRequestsTable;
 }
 
-const USER_COLUMNS = ['id', 'email', 'display_name', 'photo_url'] as const;
-
 export class ChangeRequestsService {
   constructor(
     private readonly deps: Deps,
@@ -93,20 +91,16 @@ export class ChangeRequestsService {
   }
 
   async toView(db: Db | Tx, cr: ChangeRequestsTable, spaceRevision: string): Promise<ChangeRequestView> {
-    const users = await this.users(db, [cr.created_by, ...(cr.merged_by ? [cr.merged_by] : [])]);
+    const users = await this.services.users.byIds(db, [
+      cr.created_by,
+      ...(cr.merged_by ? [cr.merged_by] : []),
+    ]);
     return {
       row: cr,
       createdBy: users.get(cr.created_by)!,
       mergedBy: cr.merged_by ? users.get(cr.merged_by) : undefined,
       spaceRevision,
     };
-  }
-
-  async users(db: Db | Tx, ids: string[]): Promise<Map<string, UserRow>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', unique).execute();
-    return new Map(rows.map((r) => [r.id, r]));
   }
 
   async update(
@@ -261,7 +255,7 @@ export class ChangeRequestsService {
     page: Page<ChangeRequestsTable>,
     spaceRevisions: Map<string, string>,
   ): Promise<Page<ChangeRequestView>> {
-    const users = await this.users(
+    const users = await this.services.users.byIds(
       this.deps.db,
       page.items.flatMap((cr) => [cr.created_by, ...(cr.merged_by ? [cr.merged_by] : [])]),
     );

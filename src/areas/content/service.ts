@@ -71,6 +71,14 @@ export class ContentService {
     return { space, revision, snapshot, index: PageIndex.of(snapshot.content), mergedFrom };
   }
 
+  /** Whether `pageId` is a page of the space's revision `revisionId` (no permission check). */
+  async hasPage(spaceId: string, revisionId: string, pageId: string): Promise<boolean> {
+    const revision = await findRevision(this.deps.db, spaceId, revisionId);
+    if (!revision) return false;
+    const snapshot = await this.services.store.snapshot(this.deps.db, revision.tree_hash);
+    return snapshot.content.pages.has(pageId);
+  }
+
   page(open: OpenContent, pageId: string): PageNode {
     const page = open.snapshot.content.pages.get(pageId);
     if (!page) throw notFound(`Page "${pageId}" not found in this content`);

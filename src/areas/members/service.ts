@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { type MemberRole, roleRank } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
-import { type Page, paginate, type SortKey } from '../../db/keyset.js';
+import { type Page, type PageRequest, paginate, type SortKey } from '../../db/keyset.js';
 import { lockOrganization } from '../../db/locks.js';
+import type { Tables } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -107,6 +108,36 @@ export class MembersService {
       [primary, { ref: 'm.user_id', dir, value: (r) => r.user_id }],
       query,
       `members:${sort}:${dir}`,
+    );
+    return { ...page, items: page.items.map(toMemberRow) };
+  }
+
+  /**
+   * The members of the organization among the users `userIds` selects (a subquery: commenters,
+   * contributors), by name. The caller has already checked what it may see.
+   */
+  async listAmong(
+    orgId: string,
+    userIds: SelectQueryBuilder<Tables, keyof Tables, { user_id: string }>,
+    request: PageRequest,
+    signature: string,
+  ): Promise<Page<MemberRow>> {
+    const q = this.deps.db
+      .selectFrom('members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(MEMBER_COLUMNS)
+      .select(sql<string>`lower(u.display_name)`.as('sort_name'))
+      .where('m.org_id', '=', orgId)
+      .where('m.user_id', 'in', userIds);
+    const page = await paginate(
+      this.deps.db,
+      q,
+      [
+        { ref: sql`lower(u.display_name)`, dir: 'asc', value: (r) => r.sort_name },
+        { ref: 'm.user_id', dir: 'asc', value: (r) => r.user_id },
+      ],
+      request,
+      signature,
     );
     return { ...page, items: page.items.map(toMemberRow) };
   }

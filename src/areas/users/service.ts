@@ -1,10 +1,13 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Db, Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import type { UserRow } from './present.js';
+
+const USER_COLUMNS = ['id', 'email', 'display_name', 'photo_url'] as const;
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
 
@@ -22,13 +25,17 @@ export class UsersService {
   ) {
     this.byId = prepared(
       deps.db,
-      (p: { id: string }) =>
-        deps.db
-          .selectFrom('users')
-          .select(['id', 'email', 'display_name', 'photo_url'])
-          .where('id', '=', p.id),
+      (p: { id: string }) => deps.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', p.id),
       deps.database.cache,
     );
+  }
+
+  /** The users among `ids`, in one query, by id. */
+  async byIds(db: Db | Tx, ids: Iterable<string>): Promise<Map<string, UserRow>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', unique).execute();
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
