@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001-foundation.js';
 import * as spaces from './migrations/0002-spaces.js';
 import * as content from './migrations/0003-content.js';
 import * as comments from './migrations/0004-comments.js';
+import * as sites from './migrations/0005-sites.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-spaces': spaces,
   '0003-content': content,
   '0004-comments': comments,
+  '0005-sites': sites,
 };
 
 class StaticProvider implements MigrationProvider {

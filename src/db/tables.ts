@@ -267,6 +267,92 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SitesTable {
+  id: string;
+  org_id: string;
+  type: string;
+  title: string;
+  visibility: SiteVisibility;
+  published: 0 | 1;
+  basename: string | null;
+  hostname: string | null;
+  /** JSON `{origin, target}`, or null. */
+  proxy: string | null;
+  adaptive_enabled: 0 | 1;
+  agents_context: 'included' | 'excluded';
+  /** JSON customization settings of the site. */
+  customization: string;
+  customization_updated_at: string | null;
+  /** JSON draft-07 schema of visitor claims, or null when never set. */
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  /** Secret that signs visitor-auth JWTs (HS256). */
+  auth_private_key: string;
+  /** Where visitors without a valid token are sent, if set. */
+  auth_fallback_url: string | null;
+  /** Secret share-link keys are derived from; only their hashes are stored. */
+  share_secret: string;
+  default_section_id: string | null;
+  /** Default site space at the root, for sites without sections. */
+  default_site_space_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  parent_id: string | null;
+  title: string;
+  icon: string | null;
+  /** Order among the siblings, sections and groups alike. */
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  position: number;
+  default_site_space_id: string | null;
+  created_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  /** Null when the site has no sections. */
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  /** Overrides the space's title when set. */
+  title: string | null;
+  condition: string | null;
+  hidden: 0 | 1;
+  page_id: string | null;
+  position: number;
+  /** JSON customization overriding the site's, or null. */
+  customization: string | null;
+  created_at: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string | null;
+  active: 0 | 1;
+  key_hash: string;
+  created_at: string;
+}
+
 export interface TeamsTable {
   id: string;
   org_id: string;
@@ -340,4 +426,9 @@ export interface Tables {
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }
