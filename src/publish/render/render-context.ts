@@ -1,0 +1,41 @@
+import { HEADING_ID, slugify } from '../../content/markdown/slug.js';
+import type { DocumentLinks } from './model.js';
+
+/** One heading of a rendered document, for the on-page table of contents. */
+export interface DocumentHeading {
+  id: string;
+  title: string;
+  /** 1..3, the document's heading level (a heading-1 is drawn as `<h2>`: the page title is the `<h1>`). */
+  level: number;
+}
+
+/**
+ * State of one `renderDocument` call. Heading ids are lowercase (`HEADING_ID`); every other
+ * id the renderer makes (tabs, panels, layout landmarks) starts with an uppercase letter, so
+ * the two kinds never collide.
+ */
+export class RenderContext {
+  readonly headings: DocumentHeading[] = [];
+  private readonly usedIds = new Set<string>();
+  private counter = 0;
+
+  constructor(readonly links: DocumentLinks) {}
+
+  /** A unique heading id: the document's own when it is well formed, else a slug of the text. */
+  headingId(preferred: string | undefined, text: string): string {
+    const base =
+      preferred !== undefined && HEADING_ID.test(preferred) && preferred.length <= 100
+        ? preferred
+        : slugify(text).slice(0, 80) || 'section';
+    let id = base;
+    for (let n = 1; this.usedIds.has(id); n++) id = `${base}-${n}`;
+    this.usedIds.add(id);
+    return id;
+  }
+
+  /** A fresh id for an element of a block (`Tab3`, `Tab4`…). */
+  elementId(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}${this.counter}`;
+  }
+}
