@@ -16,6 +16,7 @@ import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
 import { permissionRoutes } from './areas/permissions/routes.js';
+import { siteRoutes } from './areas/sites/routes.js';
 import { spaceRoutes } from './areas/spaces/routes.js';
 import { teamRoutes } from './areas/teams/routes.js';
 import { userRoutes } from './areas/users/routes.js';
@@ -33,6 +34,8 @@ import { Urls } from './http/urls.js';
 import { requestValidatorCompiler, responseSerializerCompiler } from './http/validators.js';
 import { newId } from './ids.js';
 import type { QueueOptions } from './jobs/queue.js';
+import { publishedSiteRoutes } from './publish/routes.js';
+import { SiteServer } from './publish/site-server.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
 
@@ -130,6 +133,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   linkRoutes(app);
   templateRoutes(app);
   commentRoutes(app);
+  siteRoutes(app);
+  publishedSiteRoutes(app, new SiteServer(deps, services));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -14,6 +14,7 @@ import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
+import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
 import { TrashService } from './areas/spaces/trash.js';
 import { TeamsService } from './areas/teams/service.js';
@@ -53,6 +54,7 @@ export interface Services {
   linkReader: LinksService;
   templates: TemplatesService;
   comments: CommentsService;
+  sites: SitesArea;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -84,6 +86,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.trash = new TrashService(deps, services);
   services.teams = new TeamsService(deps, services);
   services.grants = new GrantsService(deps, services);
+  services.sites = new SitesArea(deps, services);
   registerJobs(services);
   return services;
 }

@@ -71,6 +71,17 @@ export class ContentService {
     return { space, revision, snapshot, index: PageIndex.of(snapshot.content), mergedFrom };
   }
 
+  /**
+   * The space's current content without a permission check: for published sites, whose
+   * visitors are not members and whose access the site server has already decided.
+   */
+  async openPublished(space: SpacesTable): Promise<OpenContent> {
+    const revision = await findRevision(this.deps.db, space.id, space.revision_id);
+    if (!revision) throw notFound(`Revision "${space.revision_id}" not found in this space`);
+    const snapshot = await this.services.store.snapshot(this.deps.db, revision.tree_hash);
+    return { space, revision, snapshot, index: PageIndex.of(snapshot.content) };
+  }
+
   /** Whether `pageId` is a page of the space's revision `revisionId` (no permission check). */
   async hasPage(spaceId: string, revisionId: string, pageId: string): Promise<boolean> {
     const revision = await findRevision(this.deps.db, spaceId, revisionId);

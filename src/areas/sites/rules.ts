@@ -1,0 +1,61 @@
+import { invalidField } from '../../errors.js';
+import { ConditionSyntaxError, parseCondition } from '../../publish/conditions.js';
+
+/** Checks shared by the site commands: path segments, derived slugs, visitor conditions. */
+
+export const MAX_PATH = 100;
+
+/** One URL path segment: letters (any script), digits, "-", "_", "~" and ".", not starting with ".". */
+const SEGMENT = /^[\p{L}\p{N}_~-][\p{L}\p{N}_.~-]*$/u;
+
+export function checkPath(path: string, field: string): string {
+  if (!SEGMENT.test(path)) {
+    throw invalidField(
+      field,
+      'must be one URL path segment: letters, digits, "-", "_", "~" and "." (not first), no "/" or spaces',
+    );
+  }
+  return path;
+}
+
+/** A path segment derived from a title: "Getting Started!" → "getting-started". */
+export function slugify(text: string, fallback: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_PATH)
+    .replace(/-+$/, '');
+  return slug || fallback;
+}
+
+/** `base`, or `base-2`, `base-3`… whichever is not taken, within the length limit. */
+export function uniquePath(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${base.slice(0, MAX_PATH - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** A visitor condition as given (null removes it); a syntax error is a 400 naming the field. */
+export function checkCondition(condition: string | null, field: string): string | null {
+  if (condition === null || condition.trim() === '') return null;
+  try {
+    parseCondition(condition);
+  } catch (error) {
+    if (error instanceof ConditionSyntaxError)
+      throw invalidField(field, `is not a valid condition: ${error.message}`);
+    throw error;
+  }
+  return condition;
+}
+
+/** A unique-constraint violation from either database (a concurrent command took the value). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,0 +1,57 @@
+import { isIP } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/types.js';
+import { SITES_PREFIX } from './addresses.js';
+import type { SiteRequest, SiteResponse, SiteServer } from './site-server.js';
+
+/**
+ * Published sites over HTTP: under `/sites/{siteId}/` on the public URL, and at the root of any
+ * custom hostname a site claims (recognised by the Host header before routing).
+ */
+export function publishedSiteRoutes(app: App, server: SiteServer): void {
+  const publicHost = new URL(app.quire.deps.config.publicUrl).host.toLowerCase();
+
+  const send = (reply: FastifyReply, response: SiteResponse) => {
+    reply.code(response.status);
+    for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+    return reply.send(response.body);
+  };
+  const requestOf = (request: FastifyRequest, site: SiteRequest['site'], path: string): SiteRequest => {
+    const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? publicHost}`);
+    return {
+      site,
+      path,
+      query: url.searchParams,
+      headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
+      url: url.toString(),
+    };
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const host = (request.headers.host ?? '').toLowerCase();
+    const hostname = host.replace(/:\d+$/, '');
+    // The API's own host, addresses and localhost are never custom site hostnames.
+    if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0)
+      return;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    if (!(await server.hasHostname(hostname))) return;
+    const path = new URL(request.url, 'http://x').pathname.replace(/^\/+/, '');
+    return send(reply, await server.handle(requestOf(request, { hostname }, path)));
+  });
+
+  const handler = async (
+    request: FastifyRequest<{ Params: { siteId: string; '*'?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const { siteId } = request.params;
+    const rest = request.params['*'] ?? '';
+    // `/sites/{id}` without the slash: relative links need the directory form.
+    if (rest === '' && !new URL(request.url, 'http://x').pathname.endsWith('/'))
+      return reply.redirect(`${SITES_PREFIX}/${encodeURIComponent(siteId)}/`, 301);
+    const path = new URL(request.url, 'http://x').pathname.slice(`${SITES_PREFIX}/${siteId}/`.length);
+    return send(reply, await server.handle(requestOf(request, { id: siteId }, path)));
+  };
+  const options = { config: { public: true }, schema: { hide: true } };
+  app.get(`${SITES_PREFIX}/:siteId`, options, handler);
+  app.get(`${SITES_PREFIX}/:siteId/*`, options, handler);
+}

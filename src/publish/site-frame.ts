@@ -1,0 +1,142 @@
+import type { PageIndex } from '../areas/content/page-index.js';
+import type { PageNode } from '../content/tree.js';
+import type { SiteSectionGroupsTable } from '../db/tables.js';
+import type { SiteAddresses } from './addresses.js';
+import type { NavLink, SectionNavItem, TreeItem } from './render/model.js';
+import { defaultSectionOf, type SiteLocation, siteSpaceHref, type VisibleSite } from './site-routing.js';
+
+/** URL of a page inside a site space: its root for the space's first page. */
+export function pageHref(
+  spaceRoot: string,
+  index: PageIndex,
+  page: PageNode,
+  first: PageNode | undefined,
+): string {
+  if (first && page.id === first.id) return spaceRoot;
+  const path = index.pathOf(page.id);
+  const base = spaceRoot.endsWith('/') ? spaceRoot : `${spaceRoot}/`;
+  return base + path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The first readable page of a space: where its root leads. */
+export function firstDocument(index: PageIndex): PageNode | undefined {
+  return index.inOrder().find((p) => p.type === 'document' && !p.hidden);
+}
+
+/** Section tabs, with section groups holding their sections (nested groups flattened into them). */
+export function sectionNav(
+  addresses: SiteAddresses,
+  visible: VisibleSite,
+  location: SiteLocation,
+): SectionNavItem[] {
+  const { published } = visible;
+  if (visible.sections.length <= 1) return [];
+  const defaultSection = defaultSectionOf(published);
+  const sectionItem = (s: (typeof visible.sections)[number]): SectionNavItem => ({
+    kind: 'section',
+    title: s.title,
+    icon: s.icon ?? undefined,
+    href: addresses.at(published.site, s.id === defaultSection?.id ? undefined : s.path),
+    active: s.id === location.section?.id,
+  });
+  type Entry = { position: number; item: SectionNavItem };
+  const groupItems = (group: SiteSectionGroupsTable | null): Entry[] => {
+    const entries: Entry[] = visible.sections
+      .filter((s) => s.group_id === (group?.id ?? null))
+      .map((s) => ({ position: Number(s.position), item: sectionItem(s) }));
+    for (const child of visible.groups.filter((g) => g.parent_id === (group?.id ?? null))) {
+      const items = groupItems(child).map((e) => e.item);
+      if (items.length > 0)
+        entries.push({
+          position: Number(child.position),
+          item: { kind: 'group', title: child.title, items },
+        });
+    }
+    return entries.sort((a, b) => a.position - b.position);
+  };
+  return groupItems(null).map((e) => e.item);
+}
+
+/** The other site spaces of the current section (variants such as versions or languages). */
+export function variantNav(
+  addresses: SiteAddresses,
+  visible: VisibleSite,
+  location: SiteLocation,
+): NavLink[] {
+  const siblings = visible.siteSpaces.filter(
+    (s) => s.section_id === (location.section?.id ?? null) && (!s.hidden || s.id === location.siteSpace.id),
+  );
+  if (siblings.length <= 1) return [];
+  return siblings.map((s) => ({
+    title: s.title ?? s.space.title,
+    href: siteSpaceHref(addresses, visible.published, s),
+    active: s.id === location.siteSpace.id,
+  }));
+}
+
+/** The sidebar: the space's page tree without hidden pages, the active branch open. */
+export function pageTree(
+  index: PageIndex,
+  spaceRoot: string,
+  active: PageNode | undefined,
+  first: PageNode | undefined,
+): TreeItem[] {
+  const activeBranch = new Set<string>();
+  for (let p = active; p; p = p.parent ? index.content.pages.get(p.parent) : undefined)
+    activeBranch.add(p.id);
+  const build = (parent: string | null): TreeItem[] =>
+    index
+      .childrenOf(parent)
+      .filter((p) => !p.hidden)
+      .map((p) => {
+        const item: TreeItem = {
+          kind: p.type === 'group' ? 'group' : p.type === 'link' ? 'link' : 'document',
+          title: p.title,
+          emoji: p.emoji,
+          active: p.id === active?.id,
+          open: activeBranch.has(p.id),
+          children: build(p.id),
+        };
+        if (p.type === 'document') item.href = pageHref(spaceRoot, index, p, first);
+        else if (p.type === 'link' && p.href) item.href = p.href;
+        return item;
+      });
+  return build(null);
+}
+
+/** Previous and next documents in reading order. */
+export function neighbours(
+  index: PageIndex,
+  spaceRoot: string,
+  page: PageNode,
+  first: PageNode | undefined,
+): { previous?: { title: string; href: string }; next?: { title: string; href: string } } {
+  const order = index.inOrder().filter((p) => p.type === 'document' && !p.hidden);
+  const at = order.findIndex((p) => p.id === page.id);
+  const link = (p: PageNode | undefined) =>
+    p ? { title: p.title, href: pageHref(spaceRoot, index, p, first) } : undefined;
+  const out: { previous?: { title: string; href: string }; next?: { title: string; href: string } } = {};
+  const previous = at > 0 ? link(order[at - 1]) : undefined;
+  const next = at >= 0 ? link(order[at + 1]) : undefined;
+  if (previous) out.previous = previous;
+  if (next) out.next = next;
+  return out;
+}
+
+export function breadcrumbs(
+  index: PageIndex,
+  spaceRoot: string,
+  page: PageNode,
+  first: PageNode | undefined,
+): Array<{ title: string; href?: string }> {
+  const out: Array<{ title: string; href?: string }> = [];
+  for (let p = page.parent ? index.content.pages.get(page.parent) : undefined; p; ) {
+    out.unshift(
+      p.type === 'document'
+        ? { title: p.title, href: pageHref(spaceRoot, index, p, first) }
+        : { title: p.title },
+    );
+    p = p.parent ? index.content.pages.get(p.parent) : undefined;
+  }
+  return out;
+}

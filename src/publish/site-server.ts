@@ -1,0 +1,450 @@
+import { createHash } from 'node:crypto';
+import type { OpenContent } from '../areas/content/service.js';
+import type { ContentRef } from '../content/document-schema.js';
+import type { PageNode } from '../content/tree.js';
+import type { Deps } from '../deps.js';
+import { Lru } from '../lru.js';
+import type { Services } from '../services.js';
+import { VERSION } from '../version.js';
+import { SiteAddresses } from './addresses.js';
+import { evaluateCondition, parseCondition } from './conditions.js';
+import { SITE_ASSETS } from './render/assets.js';
+import { renderPage, renderStatusPage } from './render/layout.js';
+import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
+import { renderLlmsTxt, renderRobots, renderSitemap } from './render/site-files.js';
+import { SHARE_KEY_PARAM } from './share-keys.js';
+import { loadPublishedSite, type PublishedSite, type SiteSpaceRow } from './site-data.js';
+import {
+  breadcrumbs,
+  firstDocument,
+  neighbours,
+  pageHref,
+  pageTree,
+  sectionNav,
+  variantNav,
+} from './site-frame.js';
+import { lookOf, mergedCustomization } from './site-look.js';
+import {
+  firstVisible,
+  locate,
+  type SiteLocation,
+  siteSpaceHref,
+  type VisibleSite,
+  visibleParts,
+} from './site-routing.js';
+import { SiteSearch } from './site-search.js';
+import { cookieName, decideAccess, parseCookies, presentedBy, TOKEN_PARAM } from './visitor-access.js';
+import type { VisitorClaims } from './visitor-token.js';
+
+export interface SiteRequest {
+  site: { id: string } | { hostname: string };
+  /** The path below the site root, without a leading slash, still URL-encoded. */
+  path: string;
+  query: URLSearchParams;
+  headers: { cookie?: string | undefined; ifNoneMatch?: string | undefined };
+  /** The absolute URL requested (for redirects back after signing in). */
+  url: string;
+}
+
+export interface SiteResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string | Buffer;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+/**
+ * Serves published sites: decides who may see what (visibility, share links, visitor tokens,
+ * adaptive conditions), finds the section, site space and page a path shows, and answers HTML
+ * pages (cached by what they depend on, with ETags), markdown views, search, and the site files.
+ */
+export class SiteServer {
+  readonly addresses: SiteAddresses;
+  private readonly search: SiteSearch;
+  private readonly rendered = new Lru<string, string>(2048);
+  private readonly conditions = new Lru<string, ReturnType<typeof parseCondition> | null>(512);
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {
+    this.addresses = new SiteAddresses(deps.config.publicUrl);
+    this.search = new SiteSearch(deps.db, services);
+  }
+
+  /** Whether a site claims this custom hostname (published or not: it answers for it either way). */
+  async hasHostname(hostname: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('sites')
+      .select('id')
+      .where('hostname', '=', hostname)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async handle(request: SiteRequest): Promise<SiteResponse> {
+    const segments = request.path
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
+    if (segments[0] === '~assets') return this.asset(segments[1]);
+
+    const published = await loadPublishedSite(this.deps.db, request.site);
+    if (!published || !published.site.published) return this.status(404, 'There is no published site here.');
+    const { site } = published;
+    const presented = presentedBy(site, request.query, parseCookies(request.headers.cookie));
+    const decision = await decideAccess(
+      this.deps.db,
+      site,
+      presented,
+      this.deps.clock.now().getTime(),
+      request.url,
+    );
+    if (decision.kind === 'redirect') return redirect(decision.location);
+    if (decision.kind === 'deny') return this.status(decision.status, decision.message, true);
+    if (presented.fromQuery) return this.keepCredentials(request, published, presented);
+
+    const visible = visibleParts(published, (condition) => this.allows(condition, decision.claims));
+    const protectedSite = site.visibility !== 'public' && site.visibility !== 'unlisted';
+    const noindex = site.visibility !== 'public';
+    const common = { noindex, protectedSite };
+
+    if (segments.length === 1 && segments[0] === 'robots.txt') return this.robots(published);
+    if (segments.length === 1 && segments[0] === 'sitemap.xml') return this.sitemap(visible);
+    if (segments.length === 1 && segments[0] === 'llms.txt') return this.llms(visible, common);
+    if (segments[0] === '~search') return this.searchIn(visible, request.query.get('q') ?? '', common);
+
+    let markdownView = false;
+    const last = segments[segments.length - 1];
+    if (last?.endsWith('.md')) {
+      markdownView = true;
+      segments[segments.length - 1] = last.slice(0, -3);
+    }
+    const location = locate(visible, segments);
+    if (!location) {
+      const first = segments.length === 0 ? firstVisible(visible) : undefined;
+      if (first) return redirect(siteSpaceHref(this.addresses, published, first));
+      return this.status(404, 'This page does not exist, or you may not see it.', protectedSite);
+    }
+    const open = await this.services.content.openPublished(location.siteSpace.space);
+    const first = firstDocument(open.index);
+    let page: PageNode | undefined;
+    if (location.pagePath === '' || (markdownView && location.pagePath === 'index')) {
+      page =
+        (location.siteSpace.page_id
+          ? open.snapshot.content.pages.get(location.siteSpace.page_id)
+          : undefined) ?? first;
+    } else {
+      page = open.index.pageAt(location.pagePath);
+    }
+    const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
+    if (page && page.type === 'group') {
+      const inside = open.index
+        .inOrder()
+        .find((p) => p.parent === page!.id && p.type === 'document' && !p.hidden);
+      if (inside) return redirect(pageHref(spaceRoot, open.index, inside, first));
+      page = undefined;
+    }
+    if (page && page.type === 'link' && page.href) return redirect(page.href);
+    if (!page || page.type !== 'document') {
+      const frame = this.frame(visible, location, open, undefined, noindex);
+      return {
+        status: 404,
+        headers: this.htmlHeaders(common),
+        body: renderStatusPage(frame, 404, 'This page does not exist, or you may not see it.'),
+      };
+    }
+
+    const etag = `"${digest([VERSION, SITE_ASSETS.version, published.fingerprint, visible.key, location.siteSpace.id, page.id, markdownView ? 'md' : 'html'])}"`;
+    const cacheHeaders = {
+      ETag: etag,
+      'Cache-Control': protectedSite ? 'private, no-cache' : 'public, no-cache',
+    };
+    if (request.headers.ifNoneMatch && request.headers.ifNoneMatch.split(/\s*,\s*/).includes(etag))
+      return { status: 304, headers: cacheHeaders, body: '' };
+
+    if (markdownView) {
+      const markdown = (await this.services.content.body(open, page, 'markdown')) as { markdown: string };
+      return {
+        status: 200,
+        headers: {
+          ...cacheHeaders,
+          'Content-Type': 'text/markdown; charset=utf-8',
+          ...robotsHeader(noindex),
+        },
+        body: `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${markdown.markdown}`,
+      };
+    }
+    let html = this.rendered.get(etag);
+    if (html === undefined) {
+      html = await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex);
+      this.rendered.set(etag, html);
+    }
+    return { status: 200, headers: { ...this.htmlHeaders(common), ...cacheHeaders }, body: html };
+  }
+
+  private async renderDocumentPage(
+    visible: VisibleSite,
+    location: SiteLocation,
+    open: OpenContent,
+    page: PageNode,
+    spaceRoot: string,
+    first: PageNode | undefined,
+    noindex: boolean,
+  ): Promise<string> {
+    const { document } = (await this.services.content.body(open, page, 'document')) as {
+      document: PageContent['document'];
+    };
+    const href = pageHref(spaceRoot, open.index, page, first);
+    const content: PageContent = {
+      title: page.title,
+      description: page.description,
+      emoji: page.emoji,
+      href,
+      markdownHref: `${href === spaceRoot ? `${spaceRoot.replace(/\/?$/, '/')}index` : href}.md`,
+      breadcrumbs: breadcrumbs(open.index, spaceRoot, page, first),
+      document,
+      links: this.documentLinks(open, spaceRoot, first),
+      ...neighbours(open.index, spaceRoot, page, first),
+    };
+    return renderPage(this.frame(visible, location, open, page, noindex), content);
+  }
+
+  private frame(
+    visible: VisibleSite,
+    location: SiteLocation,
+    open: OpenContent,
+    page: PageNode | undefined,
+    noindex: boolean,
+  ): SiteFrame {
+    const { published } = visible;
+    const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
+    const first = firstDocument(open.index);
+    const links = this.documentLinks(open, spaceRoot, first);
+    const hrefOf = (ref: ContentRef): string | undefined => {
+      if (ref.kind === 'url') return safeUrl(ref.url);
+      if (ref.kind === 'page' && (!ref.space || ref.space === open.space.id)) return links.page(ref.page);
+      return undefined;
+    };
+    const customization = mergedCustomization(published.site.customization, location.siteSpace.customization);
+    return {
+      siteTitle: published.site.title,
+      homeHref: this.addresses.root(published.site),
+      look: lookOf(customization, hrefOf),
+      sections: sectionNav(this.addresses, visible, location),
+      variants: variantNav(this.addresses, visible, location),
+      tree: pageTree(open.index, spaceRoot, page, first),
+      searchHref: this.addresses.at(published.site, '~search'),
+      assetsHref: this.addresses.at(published.site, '~assets'),
+      noindex,
+      lang: open.space.language ?? 'en',
+    };
+  }
+
+  private documentLinks(open: OpenContent, spaceRoot: string, first: PageNode | undefined): DocumentLinks {
+    const { pages, files } = open.snapshot.content;
+    return {
+      page: (pageId, anchor) => {
+        const target = pages.get(pageId);
+        if (!target) return undefined;
+        const href = pageHref(spaceRoot, open.index, target, first);
+        return anchor ? `${href}#${encodeURIComponent(anchor)}` : href;
+      },
+      file: (fileId) => {
+        const file = files.get(fileId);
+        return file
+          ? {
+              href: this.deps.urls.file(file.blob, file.name),
+              name: file.name,
+              contentType: file.contentType,
+            }
+          : undefined;
+      },
+      url: (url) => url,
+      pageInfo: (pageId) => {
+        const target = pages.get(pageId);
+        return target
+          ? { title: target.title, emoji: target.emoji, description: target.description }
+          : undefined;
+      },
+    };
+  }
+
+  private allows(condition: string | null, claims: VisitorClaims): boolean {
+    if (!condition) return true;
+    let parsed = this.conditions.get(condition);
+    if (parsed === undefined) {
+      try {
+        parsed = parseCondition(condition);
+      } catch {
+        parsed = null;
+      }
+      this.conditions.set(condition, parsed);
+    }
+    // A condition that no longer parses hides its part rather than showing it to everyone.
+    return parsed !== null && evaluateCondition(parsed, claims);
+  }
+
+  /** Keeps a share key or visitor token from the URL in cookies and redirects to the clean URL. */
+  private keepCredentials(
+    request: SiteRequest,
+    published: PublishedSite,
+    presented: { shareKey?: string | undefined; token?: string | undefined },
+  ): SiteResponse {
+    const root = new URL(this.addresses.root(published.site));
+    const secure = root.protocol === 'https:' ? '; Secure' : '';
+    const attributes = `; Path=${root.pathname}; HttpOnly; SameSite=Lax${secure}`;
+    const cookies: string[] = [];
+    const clean = new URL(request.url);
+    if (clean.searchParams.has(SHARE_KEY_PARAM) && presented.shareKey)
+      cookies.push(
+        `${cookieName('share', published.site.id)}=${encodeURIComponent(presented.shareKey)}${attributes}`,
+      );
+    if (clean.searchParams.has(TOKEN_PARAM) && presented.token)
+      cookies.push(
+        `${cookieName('visitor', published.site.id)}=${encodeURIComponent(presented.token)}${attributes}`,
+      );
+    clean.searchParams.delete(SHARE_KEY_PARAM);
+    clean.searchParams.delete(TOKEN_PARAM);
+    return {
+      status: 302,
+      headers: { Location: clean.toString(), 'Set-Cookie': cookies, 'Cache-Control': 'no-store' },
+      body: '',
+    };
+  }
+
+  private async contentsOf(visible: VisibleSite) {
+    const out: Array<{ siteSpace: SiteSpaceRow; open: OpenContent; href: (pageId: string) => string }> = [];
+    for (const siteSpace of visible.siteSpaces) {
+      const open = await this.services.content.openPublished(siteSpace.space);
+      const root = siteSpaceHref(this.addresses, visible.published, siteSpace);
+      const first = firstDocument(open.index);
+      out.push({
+        siteSpace,
+        open,
+        href: (pageId) => pageHref(root, open.index, open.snapshot.content.pages.get(pageId)!, first),
+      });
+    }
+    return out;
+  }
+
+  private async searchIn(
+    visible: VisibleSite,
+    query: string,
+    common: { noindex: boolean; protectedSite: boolean },
+  ): Promise<SiteResponse> {
+    const results = await this.search.search(await this.contentsOf(visible), query.slice(0, 200));
+    return {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': common.protectedSite ? 'private, no-cache' : 'public, no-cache',
+        ...robotsHeader(true),
+      },
+      body: JSON.stringify({ results }),
+    };
+  }
+
+  private robots(published: PublishedSite): SiteResponse {
+    const allow = published.site.visibility === 'public';
+    const body = renderRobots(
+      allow ? { allow, sitemapUrl: this.addresses.at(published.site, 'sitemap.xml') } : { allow },
+    );
+    return { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body };
+  }
+
+  private async sitemap(visible: VisibleSite): Promise<SiteResponse> {
+    if (visible.published.site.visibility !== 'public') return this.status(404, 'This site has no sitemap.');
+    const urls: string[] = [];
+    for (const { open, href } of await this.contentsOf(visible)) {
+      for (const page of open.index.inOrder())
+        if (page.type === 'document' && !page.hidden && !page.noIndex) urls.push(href(page.id));
+    }
+    return {
+      status: 200,
+      headers: { 'Content-Type': 'application/xml; charset=utf-8' },
+      body: renderSitemap(urls),
+    };
+  }
+
+  private async llms(
+    visible: VisibleSite,
+    common: { noindex: boolean; protectedSite: boolean },
+  ): Promise<SiteResponse> {
+    const pages: Array<{ title: string; href: string; description?: string }> = [];
+    for (const { open, href } of await this.contentsOf(visible)) {
+      for (const page of open.index.inOrder()) {
+        if (page.type !== 'document' || page.hidden) continue;
+        const url = href(page.id);
+        const markdown = `${url.endsWith('/') ? `${url}index` : url}.md`;
+        pages.push(
+          page.description
+            ? { title: page.title, href: markdown, description: page.description }
+            : { title: page.title, href: markdown },
+        );
+      }
+    }
+    return {
+      status: 200,
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': common.protectedSite ? 'private, no-cache' : 'public, no-cache',
+        ...robotsHeader(common.noindex),
+      },
+      body: renderLlmsTxt({ title: visible.published.site.title }, pages),
+    };
+  }
+
+  private asset(name: string | undefined): SiteResponse {
+    const asset = name ? SITE_ASSETS.files.get(name) : undefined;
+    if (!asset) return this.status(404, 'No such file.');
+    return {
+      status: 200,
+      headers: { 'Content-Type': asset.contentType, 'Cache-Control': 'public, max-age=31536000, immutable' },
+      body: asset.body,
+    };
+  }
+
+  private htmlHeaders(common: { noindex: boolean }): Record<string, string> {
+    return {
+      'Content-Type': HTML,
+      'Content-Security-Policy':
+        "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      ...robotsHeader(common.noindex),
+    };
+  }
+
+  private status(status: number, message: string, noindex = true): SiteResponse {
+    return {
+      status,
+      headers: { ...this.htmlHeaders({ noindex }), 'Cache-Control': 'no-store' },
+      body: renderStatusPage(undefined, status, message),
+    };
+  }
+}
+
+function robotsHeader(noindex: boolean): Record<string, string> {
+  return noindex ? { 'X-Robots-Tag': 'noindex' } : {};
+}
+
+function redirect(location: string): SiteResponse {
+  return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, body: '' };
+}
+
+function digest(parts: string[]): string {
+  return createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 27);
+}
+
+/** Only web and mail links leave a customization; anything else (javascript:, data:) is dropped. */
+function safeUrl(url: string): string | undefined {
+  return /^(https?:|mailto:|\/|#)/i.test(url) ? url : undefined;
+}
