@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type Site, SiteVisibility } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
@@ -249,5 +250,40 @@ describe('adaptive content', () => {
     const withClaims = await visit(root, { cookie });
     expect(withClaims.body).toContain(`href="${root}${proPath}"`);
     expect((await visit(`${root}${proPath}`, { cookie })).status).toBe(200);
+  });
+});
+
+/** A GET sent to the test server under another Host name, as a custom domain's DNS would. */
+function hostGet(hostname: string, pathName: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: pathName, headers: { host: hostname } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a custom hostname', () => {
+  it('serves the site at the root of its hostname, and leaves other hosts alone', async () => {
+    const site = await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, 'Custom domain');
+    await owner.api.orgs.updateSiteById(orgId, site.id, { hostname: 'docs.acme-example.test' } as never);
+    const updated = (await owner.api.orgs.getSiteById(orgId, site.id)).data as Site;
+    expect(updated.urls.published).toBe('http://docs.acme-example.test/');
+
+    const page = await hostGet('docs.acme-example.test', '/guides/install');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('npm install acme');
+    expect(page.body).toContain('href="http://docs.acme-example.test/reference"');
+
+    expect((await hostGet('docs.acme-example.test', '/no/such/page')).status).toBe(404);
+    const other = await hostGet('unknown.example.test', '/healthz');
+    expect(other.status).toBe(200);
   });
 });
