@@ -287,3 +287,42 @@ describe('a custom hostname', () => {
     expect(other.status).toBe(200);
   });
 });
+
+describe('published URLs in the API', () => {
+  it('lead to the pages of each section and site space, variants included', async () => {
+    const { spaceId: second } = await docsSpace(owner, orgId, 'Version 2');
+    const { spaceId: api } = await docsSpace(owner, orgId, 'API docs');
+    const site = await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, 'Structured');
+    const guides = await owner.api.orgs.addSectionToSite(orgId, site.id, {
+      spaceId,
+      title: 'Guides',
+    } as never);
+    await owner.api.orgs.addSectionToSite(orgId, site.id, { spaceId: api, title: 'API' } as never);
+    await owner.api.orgs.addSpaceToSite(orgId, site.id, {
+      spaceId: second,
+      sectionId: guides.data.id,
+    } as never);
+
+    const sections = (await owner.api.orgs.listSiteSections(orgId, site.id)).data.items;
+    const siteSpaces = (await owner.api.orgs.listSiteSpaces(orgId, site.id)).data.items;
+    expect(sections.length).toBeGreaterThanOrEqual(2);
+    expect(siteSpaces.length).toBeGreaterThanOrEqual(3);
+    const seen = new Set<string>();
+    for (const siteSpace of siteSpaces) {
+      const url = siteSpace.urls.published!;
+      const res = await visit(url);
+      expect(res.status, url).toBe(200);
+      // Its section's tab is the current one.
+      const section = sections.find((s) => s.id === siteSpace.section)!;
+      expect(res.body).toMatch(new RegExp(`aria-current="[a-z]+"[^>]*>(<[^>]+>)*\\s*${section.title}`));
+      seen.add(url);
+    }
+    expect(seen.size).toBe(siteSpaces.length);
+    for (const section of sections) expect((await visit(section.urls.published!)).status).toBe(200);
+
+    const published = (await owner.api.orgs.getPublishedContentSite(orgId, site.id)).data as {
+      structure: { type: string };
+    };
+    expect(published.structure.type).toBe('sections');
+  });
+});
