@@ -1,5 +1,7 @@
 import { invalidField } from '../errors.js';
 import { newId } from '../ids.js';
+import { CowMap } from './cow-map.js';
+import { type Children, childrenOf, updateChildren } from './page-indexes.js';
 import {
   byOrder,
   DEFAULT_LAYOUT,
@@ -11,7 +13,8 @@ import {
 
 /**
  * A revision content being changed: copies of the page and file maps that operations edit in
- * place, and the set of what changed so only that is written. Every refusal is a 400 naming the
+ * place (copy-on-write, so a write costs what it changes, not the size of the space), and the
+ * set of what changed so only that is written. Every refusal is a 400 naming the
  * change (`field`) and what is wrong; the caller's transaction then writes nothing.
  */
 
@@ -47,23 +50,30 @@ export function slugify(title: string): string {
 }
 
 export class Draft {
-  readonly pages: Map<string, PageNode>;
-  readonly files: Map<string, FileNode>;
+  readonly pages: CowMap<string, PageNode>;
+  readonly files: CowMap<string, FileNode>;
   readonly changedPages = new Set<string>();
   readonly changedFiles = new Set<string>();
   /** Bodies to store: page id -> markdown (null empties the page). */
   readonly bodies = new Map<string, string | null>();
   /** Set when a change may have made two paths equal. */
   private placementChanged = false;
-  /** Page ids under each parent, built on first use and kept up to date by every change. */
-  private kids: Map<string | null, Set<string>> | undefined;
+  /**
+   * Page ids under each parent, made on first use and kept up to date by every change: from the
+   * base's index when `baseChildren` gives it (its sets shared until changed here), else from
+   * a walk over every page.
+   */
+  private kids: CowMap<string | null, ReadonlySet<string>> | undefined;
+  /** The parents whose set in `kids` is this draft's own copy, free to change. */
+  private readonly ownKids = new Set<string | null>();
 
   constructor(
     readonly base: RevisionContent,
     private readonly now: string,
+    private readonly baseChildren?: () => Children,
   ) {
-    this.pages = new Map(base.pages);
-    this.files = new Map(base.files);
+    this.pages = CowMap.of(base.pages);
+    this.files = CowMap.of(base.files);
   }
 
   get content(): RevisionContent {
@@ -147,7 +157,7 @@ export class Draft {
     const doomed = [id];
     for (let i = 0; i < doomed.length; i++) doomed.push(...this.childIds(doomed[i]!));
     for (const pageId of doomed) {
-      this.kids?.get(this.pages.get(pageId)!.parent)?.delete(pageId);
+      this.kidsOf(this.pages.get(pageId)!.parent).delete(pageId);
       this.pages.delete(pageId);
       this.bodies.delete(pageId);
       this.changedPages.add(pageId);
@@ -230,17 +240,21 @@ export class Draft {
   /** Ids of the pages directly under `parent` (unordered). */
   private childIds(parent: string | null): ReadonlySet<string> {
     if (!this.kids) {
-      this.kids = new Map();
-      for (const page of this.pages.values()) this.kidsOf(page.parent).add(page.id);
+      const base = this.baseChildren?.();
+      this.kids = CowMap.of(
+        base ? updateChildren(base, this.base.pages, this.pages, this.changedPages) : childrenOf(this.pages),
+      );
     }
     return this.kids.get(parent) ?? new Set();
   }
 
+  /** The ids under `parent`, as a set this draft may change. */
   private kidsOf(parent: string | null): Set<string> {
-    let set = this.kids!.get(parent);
-    if (!set) {
-      set = new Set();
+    let set = this.kids!.get(parent) as Set<string> | undefined;
+    if (!set || !this.ownKids.has(parent)) {
+      set = new Set(set);
       this.kids!.set(parent, set);
+      this.ownKids.add(parent);
     }
     return set;
   }
@@ -248,7 +262,7 @@ export class Draft {
   private set(page: PageNode): void {
     if (this.kids) {
       const old = this.pages.get(page.id);
-      if (old) this.kids.get(old.parent)?.delete(page.id);
+      if (old) this.kidsOf(old.parent).delete(page.id);
       this.kidsOf(page.parent).add(page.id);
     }
     this.pages.set(page.id, page);

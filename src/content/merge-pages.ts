@@ -1,3 +1,4 @@
+import { CowMap } from './cow-map.js';
 import type { MergeConflict, MergeInput } from './merge.js';
 import { mergeText } from './merge-body.js';
 import { type Change, changesOf, deepEqual, samePage } from './merge-changes.js';
@@ -67,7 +68,7 @@ export async function mergePages(input: MergeInput, conflicts: MergeConflict[]):
     };
   }
   const ourChanges = changesOf(base.pages, ours.pages, samePage, input.edited?.ours.pages);
-  const pages = new Map(ours.pages);
+  const pages = CowMap.of(ours.pages);
   for (const [id, theirChange] of theirChanges) {
     const merged = await mergePage(input, id, ourChanges.get(id), theirChange, conflicts, mergedBodies);
     if (merged === 'keep') continue;

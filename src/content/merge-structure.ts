@@ -1,5 +1,6 @@
 import type { MergeConflict, MergeInput } from './merge.js';
 import { locatePage } from './merge-pages.js';
+import { type PageIndexes, updateIndexes } from './page-indexes.js';
 import { pathOf, type RevisionContent } from './tree.js';
 
 export interface StructureCheck {
@@ -7,7 +8,9 @@ export interface StructureCheck {
   result: RevisionContent;
   /** Pages changed on either side; each side alone was sound, so only these can be misplaced. */
   touched: Iterable<string>;
-  /** Look for path collisions, which needs every page's path. */
+  /** Pages whose node differs from the target's (`ours`), deleted ones included. */
+  changed: ReadonlySet<string>;
+  /** Look for path collisions. */
   paths: boolean;
 }
 
@@ -68,6 +71,10 @@ function cycleThrough(content: RevisionContent, id: string): string[] | null {
  */
 function pathCollisions(check: StructureCheck): MergeConflict[] {
   const { input, result } = check;
+  if (input.oursIndexes) {
+    const indexes = updateIndexes(input.oursIndexes, input.ours.pages, result.pages, check.changed);
+    if (!mayCollide(result, indexes, check.changed)) return [];
+  }
   const byPath = new Map<string, string[]>();
   for (const page of result.pages.values()) {
     if (page.type === 'link') continue;
@@ -90,6 +97,53 @@ function pathCollisions(check: StructureCheck): MergeConflict[] {
     conflicts.push({ kind: 'structure', page, path, message });
   }
   return conflicts;
+}
+
+/**
+ * False when no collision can be reported, found without computing every page's path: each
+ * collision reported has a page whose path differs from its path on `ours` (or that `ours`
+ * lacks), else `ours` had it already. Only the changed pages and the pages below them can be
+ * such pages, and a page sharing one's path has a slug ending that path, so only those are
+ * compared. True sends the caller to the full check, which decides, so the conflicts are the
+ * same either way; it also answers true when the comparisons would cost more than that check.
+ */
+function mayCollide(result: RevisionContent, indexes: PageIndexes, changed: ReadonlySet<string>): boolean {
+  let budget = result.pages.size;
+  const paths = new Map<string, string>();
+  const path = (id: string) => {
+    let known = paths.get(id);
+    if (known === undefined) {
+      known = pathOf(result, id);
+      paths.set(id, known);
+    }
+    return known;
+  };
+  // The changed pages and all the pages below them (below a deleted one too).
+  const moved = new Set<string>();
+  const queue = [...changed];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    if (moved.has(id)) continue;
+    moved.add(id);
+    for (const child of indexes.children.get(id) ?? []) queue.push(child);
+  }
+  for (const id of moved) {
+    const page = result.pages.get(id);
+    if (!page || page.type === 'link') continue;
+    const own = path(id);
+    if (!own) continue;
+    // The slugs a page with this path can have: the path after any '/' or all of it, or none.
+    const segments = own.split('/');
+    const slugs = new Set(['', ...segments.map((_, i) => segments.slice(i).join('/'))]);
+    for (const slug of slugs) {
+      for (const other of indexes.slugs.get(slug) ?? []) {
+        if (--budget < 0) return true;
+        if (other === id || result.pages.get(other)?.type !== page.type) continue;
+        if (path(other) === own) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /** The collision was already there on that side, so the merge did not make it. */

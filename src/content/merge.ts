@@ -2,6 +2,7 @@ import { differingIds } from './merge-changes.js';
 import { mergeVariables, mergeWhole } from './merge-nodes.js';
 import { mergePages } from './merge-pages.js';
 import { checkStructure } from './merge-structure.js';
+import type { PageIndexes } from './page-indexes.js';
 import type { RevisionContent } from './tree.js';
 
 /**
@@ -24,6 +25,11 @@ export interface MergeInput {
    * knows them from the stored trees; without them every page and file is compared.
    */
   edited?: { ours: EditedIds; theirs: EditedIds };
+  /**
+   * The indexes of `ours`, when the caller has them: the search for pages given the same path
+   * then starts from the pages the merge changed instead of computing every page's path.
+   */
+  oursIndexes?: PageIndexes;
 }
 
 export interface EditedIds {
@@ -108,7 +114,13 @@ export async function mergeContents(input: MergeInput): Promise<MergeResult> {
   // Pages one side alone touched are as sound as that side; only a mix of both can go wrong.
   if (pages.bothChanged && pages.changed.size > 0) {
     conflicts.push(
-      ...checkStructure({ input, result: content, touched: pages.touched, paths: pages.bothPlaced }),
+      ...checkStructure({
+        input,
+        result: content,
+        touched: pages.touched,
+        changed: pages.changed,
+        paths: pages.bothPlaced,
+      }),
     );
   }
   return {

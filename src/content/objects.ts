@@ -13,9 +13,15 @@ export async function putObject(tx: Tx | Db, data: string): Promise<string> {
 
 const BATCH = 200;
 
-/** Stores several objects in a few statements; answers their hashes in order. */
-export async function putObjects(tx: Tx | Db, datas: string[]): Promise<string[]> {
-  const hashes = datas.map(objectHash);
+/**
+ * Stores several objects in a few statements; answers their hashes in order. `hashes`, when the
+ * caller has them already, spares hashing each object twice.
+ */
+export async function putObjects(
+  tx: Tx | Db,
+  datas: string[],
+  hashes: string[] = datas.map(objectHash),
+): Promise<string[]> {
   const unique = new Map<string, string>();
   for (const [i, data] of datas.entries()) unique.set(hashes[i]!, data);
   const rows = [...unique].map(([hash, data]) => ({ hash, data }));

@@ -1,7 +1,9 @@
 import type { Db, Tx } from '../db/database.js';
 import { Lru } from '../lru.js';
 import { canonicalJson } from './canonical-json.js';
+import { CowMap } from './cow-map.js';
 import { getObjects, objectHash, putObjects } from './objects.js';
+import { indexPages, type PageIndexes, updateIndexes } from './page-indexes.js';
 import type { FileNode, PageNode, ReusableContentNode, RevisionContent, VariableValue } from './tree.js';
 
 /**
@@ -37,13 +39,31 @@ type Bucket = Leaf | Split;
 
 const isSplit = (bucket: Bucket): bucket is Split => Array.isArray((bucket as Split)['*']);
 
-export interface Snapshot {
-  treeHash: string;
-  root: TreeRoot;
-  content: RevisionContent;
-  /** Node object hash of each page and file, to tell what changed without comparing nodes. */
-  pageHashes: ReadonlyMap<string, string>;
-  fileHashes: ReadonlyMap<string, string>;
+/** A tree as read (or just written): the revision content and its node hashes. */
+export class Snapshot {
+  constructor(
+    readonly treeHash: string,
+    readonly root: TreeRoot,
+    readonly content: RevisionContent,
+    /** Node object hash of each page and file, to tell what changed without comparing nodes. */
+    readonly pageHashes: ReadonlyMap<string, string>,
+    readonly fileHashes: ReadonlyMap<string, string>,
+    private pageIndexes?: PageIndexes,
+  ) {}
+
+  /**
+   * The pages by parent and by slug. Walking every page builds them the first time they are
+   * needed; after that, each tree written from this one derives its own at the cost of its changes.
+   */
+  indexes(): PageIndexes {
+    this.pageIndexes ??= indexPages(this.content.pages);
+    return this.pageIndexes;
+  }
+
+  /** The indexes if they are built already (then deriving the next tree's is cheap). */
+  get knownIndexes(): PageIndexes | undefined {
+    return this.pageIndexes;
+  }
 }
 
 export interface TreeDiff {
@@ -128,18 +148,13 @@ export class ContentStore {
     for (const [id, hash] of pageHashes) pages.set(id, nodes.get(hash) as PageNode);
     const files = new Map<string, FileNode>();
     for (const [id, hash] of fileHashes) files.set(id, nodes.get(hash) as FileNode);
-    const snapshot: Snapshot = {
-      treeHash,
-      root,
-      content: {
-        pages,
-        files,
-        reusableContents: new Map(root.reusable.map((r) => [r.id, r])),
-        variables: root.variables,
-      },
-      pageHashes,
-      fileHashes,
+    const content: RevisionContent = {
+      pages,
+      files,
+      reusableContents: new Map(root.reusable.map((r) => [r.id, r])),
+      variables: root.variables,
     };
+    const snapshot = new Snapshot(treeHash, root, content, pageHashes, fileHashes);
     this.snapshots.set(treeHash, snapshot);
     return snapshot;
   }
@@ -227,8 +242,9 @@ export class ContentStore {
    * the changed nodes, the buckets listing them and the root are written.
    */
   async writeTree(tx: Tx, base: Snapshot, next: RevisionContent, changes: TreeChanges): Promise<string> {
-    const pageHashes = new Map(base.pageHashes);
-    const fileHashes = new Map(base.fileHashes);
+    // Copies that share the base's entries: their cost follows the change, not the tree's size.
+    const pageHashes = CowMap.of(base.pageHashes);
+    const fileHashes = CowMap.of(base.fileHashes);
     const root: TreeRoot = {
       v: 1,
       pages: [...base.root.pages],
@@ -237,10 +253,12 @@ export class ContentStore {
       variables: changes.variables ? { ...next.variables } : base.root.variables,
     };
     const pending: string[] = [];
+    const pendingHashes: string[] = [];
     const queue = (value: unknown): string => {
       const data = canonicalJson(value);
       pending.push(data);
       const hash = objectHash(data);
+      pendingHashes.push(hash);
       this.objects.set(hash, value);
       return hash;
     };
@@ -250,7 +268,7 @@ export class ContentStore {
       hash: string | null,
       depth: number,
       ids: string[],
-      hashes: Map<string, string>,
+      hashes: ReadonlyMap<string, string>,
     ): Promise<string | null> => {
       const bucket = await this.bucket(tx, hash);
       if (isSplit(bucket)) {
@@ -277,7 +295,7 @@ export class ContentStore {
     const rewrite = async (
       ids: Set<string>,
       nodes: ReadonlyMap<string, PageNode | FileNode>,
-      hashes: Map<string, string>,
+      hashes: CowMap<string, string>,
       list: Array<string | null>,
     ) => {
       for (const id of ids) {
@@ -289,11 +307,15 @@ export class ContentStore {
         list[slot] = await update(list[slot] ?? null, 0, inSlot, hashes);
     };
 
-    await rewrite(new Set(changes.pages ?? []), next.pages, pageHashes, root.pages);
+    const changedPages = new Set(changes.pages ?? []);
+    await rewrite(changedPages, next.pages, pageHashes, root.pages);
     await rewrite(new Set(changes.files ?? []), next.files, fileHashes, root.files);
     const treeHash = queue(root);
-    await putObjects(tx, pending);
-    this.snapshots.set(treeHash, { treeHash, root, content: next, pageHashes, fileHashes });
+    await putObjects(tx, pending, pendingHashes);
+    // Deriving the indexes now costs the change; building them later would cost every page.
+    const known = base.knownIndexes;
+    const indexes = known && updateIndexes(known, base.content.pages, next.pages, changedPages);
+    this.snapshots.set(treeHash, new Snapshot(treeHash, root, next, pageHashes, fileHashes, indexes));
     return treeHash;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../../src/content/draft.js';
+import { childrenOf } from '../../src/content/page-indexes.js';
 import { EMPTY_CONTENT, pathOf, type RevisionContent } from '../../src/content/tree.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -64,5 +65,33 @@ describe('Draft paths', () => {
     const order = [...draft.pages.values()].sort((a, b) => a.order - b.order).map((p) => p.title);
     expect(order).toEqual(['Zero', 'Three', 'One']);
     expect(first.order).toBeLessThan(draft.pages.get(ids.get('Three')!)!.order);
+  });
+
+  it("works the same from the base's index of children, brought up to date with the changes made before it is used", () => {
+    const { content } = draftWith((d) => {
+      const tops = ['A', 'B', 'C'].map((title) => d.insertPage({ title }, {}, '', title));
+      for (const [i, top] of tops.entries())
+        for (const title of ['x', 'y', 'z'])
+          d.insertPage({ title: `${title}${i}` }, { into: top.id }, '', title);
+    });
+    const ids = new Map([...content.pages.values()].map((p) => [p.title, p.id]));
+    const moved = new Draft(content, NOW);
+    moved.updatePage(ids.get('x0')!, {}, { into: ids.get('B')! }, undefined, 'm');
+    const source = moved.content;
+    const run = (draft: Draft) => {
+      // Changes that do not need the index come first: the index must still reflect them.
+      draft.revertPage(ids.get('x0')!, source, 'r');
+      draft.updatePage(ids.get('y1')!, { title: 'Y1' }, {}, undefined, 'u');
+      const deleted = draft.deletePage(ids.get('B')!, 'd').sort();
+      draft.updatePage(ids.get('z2')!, {}, { into: ids.get('A')!, at: 0 }, undefined, 'm');
+      draft.checkPaths('body');
+      return { deleted, pages: [...draft.pages.values()].sort((a, b) => (a.id < b.id ? -1 : 1)) };
+    };
+    const walked = run(new Draft(content, NOW));
+    const indexed = run(new Draft(content, NOW, () => childrenOf(content.pages)));
+    expect(indexed).toEqual(walked);
+    // x0 was moved under B by the revert, so it went with B.
+    expect(walked.deleted).toContain(ids.get('x0'));
+    expect(walked.deleted).toHaveLength(5);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type MergeInput, mergeContents } from '../../src/content/merge.js';
 import { objectHash } from '../../src/content/objects.js';
+import { indexPages } from '../../src/content/page-indexes.js';
 import type { FileNode, PageNode, RevisionContent, VariableValue } from '../../src/content/tree.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
@@ -406,5 +407,74 @@ describe('scale', () => {
     expect([...result.changedPages].sort()).toEqual(['new', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']);
     expect(result.content.pages.size).toBe(4999);
     expect(result.content.pages.get('p1')).toBe(ours.pages.get('p1'));
+  });
+});
+
+describe('path collisions from the indexes', () => {
+  it("finds exactly the collisions the walk over every page finds, given the target's indexes", async () => {
+    let state = 5;
+    const next = () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const slugs = ['a', 'b', 'c', 'd', 'a/b', ''];
+    let fresh = 0;
+    const counts = { collisions: 0, placedWithout: 0 };
+    for (let round = 0; round < 300; round++) {
+      const pages: PageNode[] = [];
+      for (let i = 0; i < 30; i++) {
+        const parent = i < 6 || next() < 0.1 ? null : pick(pages).id;
+        const group = parent === null && next() < 0.3;
+        pages.push(
+          page(`p${i}`, { parent, slug: pick(slugs), ...(group ? { type: 'group' as const } : {}) }),
+        );
+      }
+      const base = content(pages);
+      /** One side: moves, renames, retypes, adds and deletes (with the pages below), kept free of cycles. */
+      const side = (): RevisionContent => {
+        let c = base;
+        for (let i = 0, n = 1 + Math.floor(next() * 4); i < n; i++) {
+          const ids = [...c.pages.keys()];
+          const id = pick(ids);
+          const roll = next();
+          if (roll < 0.3) c = edit(c, { set: [changed(c, id, { slug: pick(slugs) })] });
+          else if (roll < 0.55) {
+            const parent = next() < 0.2 ? null : pick(ids);
+            let up: string | null = parent;
+            while (up !== null && up !== id) up = c.pages.get(up)?.parent ?? null;
+            if (up !== id) c = edit(c, { set: [changed(c, id, { parent })] });
+          } else if (roll < 0.65) c = edit(c, { set: [changed(c, id, { type: 'link' })] });
+          else if (roll < 0.85)
+            c = edit(c, {
+              set: [page(`n${fresh++}`, { parent: next() < 0.3 ? null : pick(ids), slug: pick(slugs) })],
+            });
+          else {
+            const doomed = [id];
+            for (let j = 0; j < doomed.length; j++)
+              for (const p of c.pages.values()) if (p.parent === doomed[j]) doomed.push(p.id);
+            c = edit(c, { del: doomed });
+          }
+        }
+        return c;
+      };
+      const ours = side();
+      const theirs = side();
+      const walked = await merge(base, ours, theirs);
+      const indexed = await mergeContents({
+        base,
+        ours,
+        theirs,
+        loadBody: bodies().load,
+        oursIndexes: indexPages(ours.pages),
+      });
+      expect(indexed.conflicts).toEqual(walked.conflicts);
+      const collisions = walked.conflicts.filter((c) => c.message.includes('would have the path'));
+      if (collisions.length > 0) counts.collisions++;
+      else counts.placedWithout++;
+    }
+    // Both outcomes were seen many times.
+    expect(counts.collisions).toBeGreaterThan(30);
+    expect(counts.placedWithout).toBeGreaterThan(30);
   });
 });

@@ -64,7 +64,7 @@ export class ContentWriteService {
       requireWritable(fresh);
       const now = this.deps.clock.now().toISOString();
       const head = await this.services.store.snapshot(tx, await treeOf(tx, fresh.revision));
-      const draft = new Draft(head.content, now);
+      const draft = new Draft(head.content, now, () => head.indexes().children);
       const applied: AppliedChange[] = [];
       const inserted: FileNode[] = [];
       // `into` may name a page inserted earlier in the same batch by its `ref`.

@@ -1,8 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
+import { CowMap } from '../../content/cow-map.js';
 import { type MergeConflict, mergeContents } from '../../content/merge.js';
 import { insertRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
-import type { PageNode, RevisionContent } from '../../content/tree.js';
+import type { PageNode } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { ChangeRequestsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
@@ -21,8 +22,7 @@ interface ThreeWay {
   conflicts: MergeConflict[];
   /** The merged tree, when there are no conflicts. */
   treeHash?: string;
-  /** The merged content and the pages that differ from the target side. */
-  content?: RevisionContent;
+  /** The pages that differ from the target side. */
   changedPages: Set<string>;
 }
 
@@ -77,7 +77,8 @@ export class MergeService {
           .set({ revision_id: revision.id, updated_at: now })
           .where('id', '=', spaceId)
           .execute();
-        await this.services.links.reindex(tx, spaceId, merged.content!, merged.changedPages);
+        const snapshot = await this.services.store.snapshot(tx, merged.treeHash!);
+        await this.services.links.reindex(tx, spaceId, snapshot, merged.changedPages);
       }
       await tx
         .updateTable('change_requests')
@@ -187,6 +188,7 @@ export class MergeService {
       theirs: theirs!.content,
       loadBody: (hash) => store.readBody(tx, hash),
       edited: { ours: await store.diff(tx, base!, ours!), theirs: await store.diff(tx, base!, theirs!) },
+      oursIndexes: ours!.indexes(),
     });
     if (result.conflicts.length > 0)
       return { conflicts: result.conflicts, changedPages: result.changedPages };
@@ -197,7 +199,7 @@ export class MergeService {
         tx,
         ids.map((id) => result.mergedBodies.get(id)!),
       );
-      const pages = new Map(content.pages);
+      const pages = CowMap.of(content.pages);
       ids.forEach((id, i) => {
         const page = pages.get(id) as PageNode;
         pages.set(id, { ...page, body: hashes[i]! });
@@ -213,7 +215,7 @@ export class MergeService {
             reusable: result.changedReusableContents.size > 0,
             variables: true,
           });
-    return { conflicts: [], treeHash, content, changedPages: result.changedPages };
+    return { conflicts: [], treeHash, changedPages: result.changedPages };
   }
 
   private async snapshotOf(tx: Tx, revisionId: string): Promise<Snapshot> {

@@ -1,6 +1,7 @@
 import { classifyHref } from '../../content/link-targets.js';
 import { extractLinks } from '../../content/markdown/index.js';
-import { pathOf, type RevisionContent } from '../../content/tree.js';
+import type { Snapshot } from '../../content/store.js';
+import { pathOf } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { PageLinksTable } from '../../db/tables.js';
 import type { Services } from '../../services.js';
@@ -13,7 +14,7 @@ import type { Services } from '../../services.js';
 export class LinkIndex {
   constructor(private readonly services: Services) {}
 
-  async reindex(tx: Tx, spaceId: string, content: RevisionContent, pageIds: Iterable<string>): Promise<void> {
+  async reindex(tx: Tx, spaceId: string, snapshot: Snapshot, pageIds: Iterable<string>): Promise<void> {
     const ids = [...pageIds];
     if (ids.length === 0) return;
     for (let i = 0; i < ids.length; i += 500) {
@@ -23,17 +24,18 @@ export class LinkIndex {
         .where('page_id', 'in', ids.slice(i, i + 500))
         .execute();
     }
+    const { content } = snapshot;
     const pages = ids.map((id) => content.pages.get(id)).filter((p) => p?.type === 'document' && p.body);
     const bodies = await this.services.store.readBodies(
       tx,
       pages.map((p) => p!.body!),
     );
-    const parents = new Set<string>();
-    for (const p of content.pages.values()) if (p.parent) parents.add(p.parent);
+    // The index of children, not a walk over every page, tells which pages have pages below them.
+    const { children } = snapshot.indexes();
     const rows: PageLinksTable[] = [];
     for (const page of pages) {
       const pagePath = pathOf(content, page!.id);
-      const folder = parents.has(page!.id);
+      const folder = (children.get(page!.id)?.size ?? 0) > 0;
       extractLinks(bodies.get(page!.body!) ?? '').forEach((link, seq) => {
         rows.push({
           space_id: spaceId,

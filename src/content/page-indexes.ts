@@ -1,0 +1,108 @@
+import { CowMap } from './cow-map.js';
+import type { PageNode } from './tree.js';
+
+/** Page ids grouped by a field of their node, each group unordered. */
+export type PageGroups<K> = ReadonlyMap<K, ReadonlySet<string>>;
+
+/** The ids of the pages directly under each parent page (null: the top level). */
+export type Children = PageGroups<string | null>;
+
+/**
+ * Ways to find pages other than by id, for one revision content. Building them walks every page;
+ * a revision made from another derives them from the other's at the cost of its changes.
+ */
+export interface PageIndexes {
+  children: Children;
+  /** The ids of the pages with each slug. */
+  slugs: PageGroups<string>;
+}
+
+const byParent = (page: PageNode) => page.parent;
+const bySlug = (page: PageNode) => page.slug;
+
+/** The indexes of `pages`, from a walk over all of them. */
+export function indexPages(pages: ReadonlyMap<string, PageNode>): PageIndexes {
+  const children = new Map<string | null, Set<string>>();
+  const slugs = new Map<string, Set<string>>();
+  for (const page of pages.values()) {
+    addTo(children, page.parent, page.id);
+    addTo(slugs, page.slug, page.id);
+  }
+  return { children, slugs };
+}
+
+/** The children of every page, from a walk over all of them. */
+export function childrenOf(pages: ReadonlyMap<string, PageNode>): Children {
+  const children = new Map<string | null, Set<string>>();
+  for (const page of pages.values()) addTo(children, page.parent, page.id);
+  return children;
+}
+
+/**
+ * The indexes of `next` from those of `base`, given the ids of the pages that differ between the
+ * two (a superset is fine). `indexes` are not changed.
+ */
+export function updateIndexes(
+  indexes: PageIndexes,
+  base: ReadonlyMap<string, PageNode>,
+  next: ReadonlyMap<string, PageNode>,
+  changed: Iterable<string>,
+): PageIndexes {
+  const ids = [...changed];
+  return {
+    children: updateGroups(indexes.children, base, next, ids, byParent),
+    slugs: updateGroups(indexes.slugs, base, next, ids, bySlug),
+  };
+}
+
+/** `updateIndexes` for the children alone. */
+export function updateChildren(
+  children: Children,
+  base: ReadonlyMap<string, PageNode>,
+  next: ReadonlyMap<string, PageNode>,
+  changed: Iterable<string>,
+): Children {
+  return updateGroups(children, base, next, changed, byParent);
+}
+
+/**
+ * Only the groups that gained or lost a page are copied, so the cost follows the change, not the
+ * size of the space.
+ */
+function updateGroups<K>(
+  groups: PageGroups<K>,
+  base: ReadonlyMap<string, PageNode>,
+  next: ReadonlyMap<string, PageNode>,
+  changed: Iterable<string>,
+  keyOf: (page: PageNode) => K,
+): PageGroups<K> {
+  let result: CowMap<K, ReadonlySet<string>> | undefined;
+  const copied = new Map<K, Set<string>>();
+  const groupOf = (key: K): Set<string> => {
+    let group = copied.get(key);
+    if (!group) {
+      group = new Set(groups.get(key));
+      copied.set(key, group);
+      result ??= CowMap.of(groups);
+      result.set(key, group);
+    }
+    return group;
+  };
+  for (const id of changed) {
+    const before = base.get(id);
+    const after = next.get(id);
+    if (before === after) continue;
+    if (before && after && keyOf(before) === keyOf(after)) continue;
+    if (before) groupOf(keyOf(before)).delete(id);
+    if (after) groupOf(keyOf(after)).add(id);
+  }
+  // An emptied group has no entry, as when built from scratch.
+  for (const [key, group] of copied) if (group.size === 0) result!.delete(key);
+  return result ?? groups;
+}
+
+function addTo<K>(groups: Map<K, Set<string>>, key: K, id: string): void {
+  const group = groups.get(key);
+  if (group) group.add(id);
+  else groups.set(key, new Set([id]));
+}
