@@ -11,11 +11,13 @@ import { commentRoutes } from './areas/comments/routes.js';
 import { fileRoutes } from './areas/content/file-routes.js';
 import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
+import { gitRoutes } from './areas/git/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
 import { permissionRoutes } from './areas/permissions/routes.js';
+import { searchRoutes } from './areas/search/routes.js';
 import { siteRoutes } from './areas/sites/routes.js';
 import { spaceRoutes } from './areas/spaces/routes.js';
 import { teamRoutes } from './areas/teams/routes.js';
@@ -79,7 +81,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   const services = createServices(deps, options.jobs || {});
   if (options.jobs !== false) {
-    app.addHook('onReady', async () => services.jobs.start());
+    app.addHook('onReady', async () => {
+      await services.searchEngine.started();
+      services.jobs.start();
+    });
     app.addHook('onClose', async () => services.jobs.stop());
   }
   app.decorate('quire', { deps, services, authz: services.authz, urls });
@@ -134,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   templateRoutes(app);
   commentRoutes(app);
   siteRoutes(app);
+  searchRoutes(app);
+  gitRoutes(app);
   publishedSiteRoutes(app, new SiteServer(deps, services));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

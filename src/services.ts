@@ -10,10 +10,12 @@ import { LinkIndex } from './areas/content/link-index.js';
 import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
+import { GitService } from './areas/git/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
+import { SearchService } from './areas/search/service.js';
 import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
 import { TrashService } from './areas/spaces/trash.js';
@@ -26,6 +28,7 @@ import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
 import { OutboundClient } from './http/outbound.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
+import { SearchEngine } from './search/engine.js';
 
 /** Every area's service, built once per server; areas call each other only through these. */
 export interface Services {
@@ -55,6 +58,9 @@ export interface Services {
   templates: TemplatesService;
   comments: CommentsService;
   sites: SitesArea;
+  searchEngine: SearchEngine;
+  search: SearchService;
+  git: GitService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -87,6 +93,9 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.teams = new TeamsService(deps, services);
   services.grants = new GrantsService(deps, services);
   services.sites = new SitesArea(deps, services);
+  services.searchEngine = new SearchEngine(deps, services);
+  services.search = new SearchService(deps, services);
+  services.git = new GitService(deps, services);
   registerJobs(services);
   return services;
 }
@@ -97,4 +106,6 @@ function registerJobs(services: Services): void {
     await services.trash.purge();
   });
   services.jobs.schedule('trash.purge', HOUR_MS, 'trash.purge');
+  services.searchEngine.registerJobs(services.jobs);
+  services.git.registerJobs();
 }

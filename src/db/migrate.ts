@@ -5,6 +5,8 @@ import * as spaces from './migrations/0002-spaces.js';
 import * as content from './migrations/0003-content.js';
 import * as comments from './migrations/0004-comments.js';
 import * as sites from './migrations/0005-sites.js';
+import * as search from './migrations/0006-search.js';
+import * as git from './migrations/0007-git.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-content': content,
   '0004-comments': comments,
   '0005-sites': sites,
+  '0006-search': search,
+  '0007-git': git,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Row shapes of the database, shared by SQLite and PostgreSQL. Timestamps are ISO 8601 UTC strings
  * (they sort as text on both engines), flags are 0/1 integers and structured values are JSON text.
@@ -400,6 +402,77 @@ export interface SchedulesTable {
   next_run_at: string;
 }
 
+/** Which revision of a space the search index holds, analysed how. */
+export interface SearchSpacesTable {
+  space_id: string;
+  revision_id: string;
+  tree_hash: string;
+  language: string | null;
+  /** ANALYZER_VERSION the space was indexed with. */
+  version: number;
+  indexed_at: string;
+}
+
+/** A document page in the search index: its place in the tree when it was indexed. */
+export interface SearchPagesTable {
+  space_id: string;
+  page_id: string;
+  title: string;
+  description: string;
+  path: string;
+  /** JSON array of the ancestors' titles, top-level first. */
+  ancestors: string;
+  /** Hidden itself or under a hidden page. */
+  hidden: Flag;
+}
+
+/** One section of an indexed page (the terms are in search_fts or the `vector` column). */
+export interface SearchSectionsTable {
+  id: Generated<number>;
+  space_id: string;
+  page_id: string;
+  position: number;
+  anchor: string | null;
+  heading: string;
+  body: string;
+}
+
+/** Stem of each indexed term, per stemmer: a query word expands to the terms sharing its stem. */
+export interface SearchVocabTable {
+  stemmer: string;
+  stem: string;
+  term: string;
+}
+
+/** Git sync of a space (src/areas/git). */
+export interface GitSyncsTable {
+  space_id: string;
+  installation_id: string;
+  provider: string;
+  /** Without credentials. */
+  url: string;
+  ref: string;
+  project_directory: string;
+  tree_url: string | null;
+  commit_url: string | null;
+  /** JSON: the redirects of .gitbook.yaml, written back on export. */
+  redirects: string | null;
+  last_commit: string | null;
+  last_revision: string | null;
+  last_timestamp: string | null;
+  op_state: string | null;
+  op_direction: string | null;
+  op_started_at: string | null;
+  op_ended_at: string | null;
+  op_error: string | null;
+  /** JSON array of what an operation left out. */
+  op_warnings: string | null;
+  lease_job: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -431,4 +504,9 @@ export interface Tables {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  search_spaces: SearchSpacesTable;
+  search_pages: SearchPagesTable;
+  search_sections: SearchSectionsTable;
+  search_vocab: SearchVocabTable;
+  git_syncs: GitSyncsTable;
 }

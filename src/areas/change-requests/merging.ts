@@ -79,6 +79,7 @@ export class MergeService {
           .execute();
         const snapshot = await this.services.store.snapshot(tx, merged.treeHash!);
         await this.services.links.reindex(tx, spaceId, snapshot, merged.changedPages);
+        await this.services.searchEngine.spaceChanged(tx, spaceId);
       }
       await tx
         .updateTable('change_requests')

@@ -1,0 +1,278 @@
+import type { Actor } from '../../auth/actor.js';
+import type { GitSyncsTable } from '../../db/tables.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, invalidField, notFound } from '../../errors.js';
+import { CredentialSealer, splitCredentials } from '../../git/credentials.js';
+import { GitError } from '../../git/runner.js';
+import { OutboundError } from '../../http/outbound.js';
+import type { JobContext } from '../../jobs/queue.js';
+import type { Services } from '../../services.js';
+import type { ExportGitBody, ImportGitBody } from './schemas.js';
+import { runExport } from './sync-export.js';
+import { runImport, SyncFailure } from './sync-import.js';
+
+/** What a sync job carries: the request, its credentials sealed (never in clear in the job table). */
+export interface SyncJob {
+  spaceId: string;
+  direction: 'import' | 'export';
+  url: string;
+  sealed?: string;
+  ref: string;
+  projectDir: string;
+  treeUrl?: string;
+  commitUrl?: string;
+  timestamp?: string;
+  force: boolean;
+  standalone: boolean;
+  commitMessage?: string;
+  actorId: string | null;
+}
+
+export const GIT_JOB = 'git.sync';
+const LEASE_MS = 15 * 60_000;
+const BUSY_RETRY_MS = 2000;
+const REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\]+(?<![/.])$/;
+
+/**
+ * Git sync of a space: requests are checked and queued (one background job each; the API
+ * answers at once); the job runs under a per-space lease so one sync runs per space at a time,
+ * and its outcome is recorded on the space's sync row, shown by GET git/info.
+ */
+export class GitService {
+  readonly sealer: CredentialSealer;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {
+    this.sealer = new CredentialSealer(deps.config.dataDir);
+  }
+
+  registerJobs(): void {
+    this.services.jobs.register(GIT_JOB, (payload, context) => this.runJob(payload as SyncJob, context), {
+      maxAttempts: 1,
+    });
+  }
+
+  async requestImport(actor: Actor, spaceId: string, body: ImportGitBody): Promise<void> {
+    await this.request(actor, spaceId, 'import', body);
+  }
+
+  async requestExport(actor: Actor, spaceId: string, body: ExportGitBody): Promise<void> {
+    await this.request(actor, spaceId, 'export', body);
+  }
+
+  async info(actor: Actor, spaceId: string): Promise<GitSyncsTable> {
+    await this.services.authz.space(actor, spaceId, 'view');
+    const row = await this.row(spaceId);
+    if (!row)
+      throw notFound(
+        `Space "${spaceId}" has no git sync set up; start one with POST git/import or git/export`,
+      );
+    return row;
+  }
+
+  async removeInstallation(actor: Actor, spaceId: string): Promise<void> {
+    await this.services.authz.space(actor, spaceId, 'admin');
+    await this.deps.db.deleteFrom('git_syncs').where('space_id', '=', spaceId).execute();
+  }
+
+  private row(spaceId: string): Promise<GitSyncsTable | undefined> {
+    return this.deps.db
+      .selectFrom('git_syncs')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+  }
+
+  private async request(
+    actor: Actor,
+    spaceId: string,
+    direction: 'import' | 'export',
+    body: ImportGitBody | ExportGitBody,
+  ): Promise<void> {
+    await this.services.authz.space(actor, spaceId, 'edit');
+    let split: ReturnType<typeof splitCredentials>;
+    try {
+      split = splitCredentials(body.url);
+    } catch {
+      throw invalidField('body.url', 'is not an absolute URL; use the http(s) URL of the repository');
+    }
+    if (!/^https?:$/.test(new URL(split.url).protocol))
+      throw invalidField(
+        'body.url',
+        'must be an http:// or https:// URL (ssh and other transports are not supported)',
+      );
+    try {
+      await this.services.outbound.check(split.url);
+    } catch (error) {
+      if (error instanceof OutboundError) throw invalidField('body.url', error.message);
+      throw error;
+    }
+    if (!REF.test(body.ref) || [...body.ref].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
+      throw invalidField('body.ref', `must name a branch as "refs/heads/<branch>", got "${body.ref}"`);
+    const projectDir = projectDirectory(body.repoProjectDirectory);
+    for (const field of ['repoTreeURL', 'repoCommitURL'] as const) {
+      const value = body[field];
+      if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value))
+        throw invalidField(`body.${field}`, 'must be an http(s) URL');
+    }
+
+    const now = this.deps.clock.now().toISOString();
+    const job: SyncJob = {
+      spaceId,
+      direction,
+      url: split.url,
+      ...(split.credentials ? { sealed: this.sealer.seal(split.credentials) } : {}),
+      ref: body.ref,
+      projectDir,
+      ...(body.repoTreeURL ? { treeUrl: body.repoTreeURL } : {}),
+      ...(body.repoCommitURL ? { commitUrl: body.repoCommitURL } : {}),
+      ...(body.timestamp ? { timestamp: new Date(body.timestamp).toISOString() } : {}),
+      force: body.force === true,
+      standalone: body.standalone === true,
+      ...('commitMessage' in body ? { commitMessage: body.commitMessage } : {}),
+      actorId: actor.userId,
+    };
+    const provider =
+      body.gitInfo?.provider ?? (/gitlab/i.test(new URL(split.url).hostname) ? 'gitlab' : 'github');
+    await this.deps.db.transaction().execute(async (tx) => {
+      const existing = await tx
+        .selectFrom('git_syncs')
+        .select('space_id')
+        .where('space_id', '=', spaceId)
+        .executeTakeFirst();
+      const settings = {
+        provider,
+        url: split.url,
+        ref: body.ref,
+        project_directory: projectDir,
+        tree_url: body.repoTreeURL ?? body.gitInfo?.url ?? null,
+        commit_url: body.repoCommitURL ?? null,
+        op_state: 'running',
+        op_direction: direction,
+        op_started_at: now,
+        op_ended_at: null,
+        op_error: null,
+        op_warnings: null,
+        updated_at: now,
+      };
+      if (existing) await tx.updateTable('git_syncs').set(settings).where('space_id', '=', spaceId).execute();
+      else
+        await tx
+          .insertInto('git_syncs')
+          .values({
+            space_id: spaceId,
+            installation_id: `git-${spaceId}`,
+            redirects: null,
+            last_commit: null,
+            last_revision: null,
+            last_timestamp: null,
+            lease_job: null,
+            lease_until: null,
+            created_at: now,
+            ...settings,
+          })
+          .execute();
+      await this.services.jobs.enqueue(GIT_JOB, job, { tx });
+    });
+  }
+
+  /** One sync job: under the space's lease, or put back for later when another one holds it. */
+  private async runJob(job: SyncJob, context: JobContext): Promise<void> {
+    if (!(await this.lease(job.spaceId, context.jobId))) {
+      await this.services.jobs.enqueue(GIT_JOB, job, {
+        runAt: new Date(this.deps.clock.now().getTime() + BUSY_RETRY_MS),
+      });
+      return;
+    }
+    const log = this.deps.log.child({ spaceId: job.spaceId, direction: job.direction });
+    try {
+      const row = await this.row(job.spaceId);
+      if (job.timestamp && row?.last_timestamp && job.timestamp < row.last_timestamp) {
+        await this.record(job, 'success', null, [
+          `ignored: this ${job.direction} was triggered at ${job.timestamp}, before the last sync applied (${row.last_timestamp})`,
+        ]);
+        return;
+      }
+      const credentials = job.sealed ? this.sealer.open(job.sealed) : undefined;
+      const outcome =
+        job.direction === 'import'
+          ? await runImport(this.deps, this.services, job, credentials, row)
+          : await runExport(this.deps, this.services, job, credentials, row);
+      await this.record(job, 'success', null, outcome.warnings);
+      log.info({ commit: outcome.commit }, `git ${job.direction} done`);
+    } catch (error) {
+      const message = failureMessage(error);
+      log.warn({ reason: message }, `git ${job.direction} failed`);
+      await this.record(job, 'failure', message, []);
+      if (!(error instanceof SyncFailure || error instanceof GitError || error instanceof OutboundError)) {
+        if (!(error instanceof ApiError)) log.error({ err: error }, 'git sync crashed');
+      }
+    } finally {
+      await this.deps.db
+        .updateTable('git_syncs')
+        .set({ lease_job: null, lease_until: null })
+        .where('space_id', '=', job.spaceId)
+        .where('lease_job', '=', context.jobId)
+        .execute();
+    }
+  }
+
+  private async lease(spaceId: string, jobId: string): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.db
+      .updateTable('git_syncs')
+      .set({ lease_job: jobId, lease_until: new Date(now.getTime() + LEASE_MS).toISOString() })
+      .where('space_id', '=', spaceId)
+      .where((eb) =>
+        eb.or([
+          eb('lease_job', 'is', null),
+          eb('lease_until', '<', now.toISOString()),
+          eb('lease_job', '=', jobId),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return true;
+    // No row (the installation was removed meanwhile): nothing to hold a lease on, run anyway.
+    return !(await this.row(spaceId));
+  }
+
+  private async record(job: SyncJob, state: 'success' | 'failure', error: string | null, warnings: string[]) {
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.db
+      .updateTable('git_syncs')
+      .set({
+        op_state: state,
+        op_direction: job.direction,
+        op_ended_at: now,
+        op_error: error,
+        op_warnings: warnings.length > 0 ? JSON.stringify(warnings) : null,
+        updated_at: now,
+      })
+      .where('space_id', '=', job.spaceId)
+      .execute();
+  }
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof GitError || error instanceof SyncFailure || error instanceof OutboundError)
+    return error.message;
+  if (error instanceof ApiError) return error.message;
+  return 'the sync failed because of an internal error; see the server log';
+}
+
+/** The project directory, normalized; refuses absolute paths and paths leaving the repository. */
+export function projectDirectory(raw: string | undefined): string {
+  if (raw === undefined) return '';
+  if (raw.startsWith('/') || raw.includes('\\'))
+    throw invalidField('body.repoProjectDirectory', 'must be a path relative to the top of the repository');
+  const parts: string[] = [];
+  for (const part of raw.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' || part === '.git')
+      throw invalidField('body.repoProjectDirectory', `must stay inside the repository ("${raw}" leaves it)`);
+    parts.push(part);
+  }
+  return parts.join('/');
+}

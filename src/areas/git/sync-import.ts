@@ -1,0 +1,247 @@
+import { type GitCommit, insertRevision } from '../../content/revisions.js';
+import type { Snapshot } from '../../content/store.js';
+import type { FileNode, PageNode, RevisionContent } from '../../content/tree.js';
+import type { Tx } from '../../db/database.js';
+import type { GitSyncsTable } from '../../db/tables.js';
+import type { Deps } from '../../deps.js';
+import type { Credentials } from '../../git/credentials.js';
+import {
+  type ImportedContent,
+  ImportFormatError,
+  type RepoFile,
+  repoToContent,
+} from '../../git/repo-to-content.js';
+import { GitError, GitWorkspace, type Remote } from '../../git/runner.js';
+import type { Services } from '../../services.js';
+import { MAX_FILE_BYTES, MAX_MARKDOWN_BYTES } from '../change-requests/content-writes.js';
+import { fileFacts } from '../change-requests/file-facts.js';
+import type { SyncJob } from './service.js';
+
+/** A sync that cannot go on, with a message for the person who started it. */
+export class SyncFailure extends Error {}
+
+export interface SyncOutcome {
+  commit: string | undefined;
+  warnings: string[];
+}
+
+/** The most a repository's project directory may hold, all files together. */
+export const MAX_REPOSITORY_BYTES = 512 * 1024 * 1024;
+export const GIT_TIMEOUT_MS = 120_000;
+
+/** The guarded remote: the URL checked (scheme and addresses) again when the job runs. */
+export async function remoteOf(
+  services: Services,
+  job: SyncJob,
+  credentials: Credentials | undefined,
+): Promise<Remote> {
+  const checked = await services.outbound.check(job.url);
+  return { checked, credentials };
+}
+
+/** The files of `commit` under the project directory that the format reads, by path in it. */
+export async function readRepo(
+  ws: GitWorkspace,
+  commit: string,
+  projectDir: string,
+): Promise<Map<string, RepoFile>> {
+  const listing = await ws.git([
+    'ls-tree',
+    '-r',
+    '-z',
+    '--long',
+    commit,
+    ...(projectDir ? ['--', projectDir] : []),
+  ]);
+  const prefix = projectDir ? `${projectDir}/` : '';
+  const files = new Map<string, RepoFile>();
+  let total = 0;
+  for (const entry of listing.split('\0')) {
+    if (entry === '') continue;
+    const tab = entry.indexOf('\t');
+    const [mode, type, oid, size] = entry.slice(0, tab).split(/\s+/);
+    const path = entry.slice(tab + 1);
+    if (type !== 'blob' || mode === '120000' || !path.startsWith(prefix)) continue;
+    const inProject = path.slice(prefix.length);
+    const wanted = /\.(md|ya?ml)$/i.test(inProject) || inProject.includes('.gitbook/assets/');
+    if (!wanted) continue;
+    const bytes = Number(size);
+    if (bytes > MAX_FILE_BYTES)
+      throw new SyncFailure(
+        `${path} is ${Math.ceil(bytes / 1024 / 1024)} MiB, over the ${MAX_FILE_BYTES / 1024 / 1024} MiB a file may have; remove it or move it out of the project directory`,
+      );
+    total += bytes;
+    if (total > MAX_REPOSITORY_BYTES)
+      throw new SyncFailure(
+        `the project directory holds more than ${MAX_REPOSITORY_BYTES / 1024 / 1024} MiB of pages and assets`,
+      );
+    files.set(inProject, {
+      path: inProject,
+      oid: oid!,
+      data: await ws.gitBuffer(['cat-file', 'blob', oid!]),
+    });
+  }
+  return files;
+}
+
+export function convert(
+  services: Services,
+  files: Map<string, RepoFile>,
+  job: SyncJob,
+  base: RevisionContent,
+  now: string,
+): ImportedContent {
+  try {
+    return repoToContent({
+      files,
+      projectDir: job.projectDir,
+      base,
+      now,
+      maxMarkdownBytes: MAX_MARKDOWN_BYTES,
+      bodyHash: (markdown) => services.store.bodyHash(markdown),
+      facts: (data, name) => fileFacts(data, name, undefined),
+    });
+  } catch (error) {
+    if (error instanceof ImportFormatError) throw new SyncFailure(error.message);
+    throw error;
+  }
+}
+
+/** The imported pages and files as a tree written from `base`; answers its hash and what changed. */
+export async function writeImported(
+  services: Services,
+  tx: Tx,
+  base: Snapshot,
+  imported: ImportedContent,
+): Promise<{ treeHash: string; changedPages: Set<string> }> {
+  const ids = [...imported.bodies.keys()];
+  await services.store.putBodies(
+    tx,
+    ids.map((id) => imported.bodies.get(id)!),
+  );
+  const content: RevisionContent = { ...base.content, pages: imported.pages, files: imported.files };
+  const changedPages = changed(base.content.pages, imported.pages);
+  const changedFiles = changed(base.content.files, imported.files);
+  if (changedPages.size === 0 && changedFiles.size === 0) return { treeHash: base.treeHash, changedPages };
+  const treeHash = await services.store.writeTree(tx, base, content, {
+    pages: changedPages,
+    files: changedFiles,
+  });
+  return { treeHash, changedPages };
+}
+
+function changed<T extends PageNode | FileNode>(
+  before: ReadonlyMap<string, T>,
+  after: ReadonlyMap<string, T>,
+): Set<string> {
+  const ids = new Set<string>();
+  for (const [id, node] of after) {
+    const old = before.get(id);
+    if (!old || JSON.stringify(old) !== JSON.stringify(node)) ids.add(id);
+  }
+  for (const id of before.keys()) if (!after.has(id)) ids.add(id);
+  return ids;
+}
+
+export function commitOf(job: SyncJob, oid: string, message: string, createdByGitBook: boolean): GitCommit {
+  return {
+    oid,
+    message,
+    createdByGitBook,
+    ref: job.ref,
+    ...(job.commitUrl ? { url: `${job.commitUrl.replace(/\/+$/, '')}/${oid}` } : {}),
+  };
+}
+
+/**
+ * Import: fetch the branch, read the files in GitBook's format, and make them ONE new revision
+ * of the space (moved to it unless standalone), as a merge does: links and search follow.
+ * Everything is read and checked before the transaction; a failure changes nothing.
+ */
+export async function runImport(
+  deps: Deps,
+  services: Services,
+  job: SyncJob,
+  credentials: Credentials | undefined,
+  row: GitSyncsTable | undefined,
+): Promise<SyncOutcome> {
+  const remote = await remoteOf(services, job, credentials);
+  const ws = await GitWorkspace.create(deps.config.dataDir, GIT_TIMEOUT_MS);
+  try {
+    let commit: string;
+    try {
+      commit = await ws.fetch(remote, job.ref);
+    } catch (error) {
+      if (error instanceof GitError && error.kind === 'unknown-ref')
+        throw new SyncFailure(
+          `the repository has no branch ${job.ref.replace(/^refs\/heads\//, '')} (${job.ref})`,
+        );
+      throw error;
+    }
+    if (!job.force && !job.standalone && row?.last_commit === commit)
+      return { commit, warnings: ['the branch is at the commit synced last; nothing to import'] };
+    const message = (await ws.git(['log', '-1', '--format=%B', commit])).trim();
+    const files = await readRepo(ws, commit, job.projectDir);
+    if (files.size === 0 && job.projectDir)
+      throw new SyncFailure(`the repository has nothing under the project directory "${job.projectDir}"`);
+
+    return await deps.db.transaction().execute(async (tx) => {
+      let query = tx.selectFrom('spaces').selectAll().where('id', '=', job.spaceId);
+      if (deps.dialect === 'postgres') query = query.forUpdate();
+      const space = await query.executeTakeFirst();
+      if (!space || space.deleted_at) throw new SyncFailure('the space was deleted');
+      const base = await snapshotOf(services, tx, space.revision_id);
+      const now = deps.clock.now().toISOString();
+      const imported = convert(services, files, job, base.content, now);
+      for (const data of imported.fileData.values()) await services.blobs.put(data);
+      const { treeHash, changedPages } = await writeImported(services, tx, base, imported);
+      let revisionId = space.revision_id;
+      if (treeHash !== base.treeHash || job.standalone) {
+        const revision = await insertRevision(tx, {
+          spaceId: job.spaceId,
+          treeHash,
+          parents: [space.revision_id],
+          type: 'edits',
+          createdBy: job.actorId,
+          createdAt: now,
+          git: commitOf(job, commit, message, false),
+        });
+        revisionId = revision.id;
+        if (!job.standalone) {
+          await tx
+            .updateTable('spaces')
+            .set({ revision_id: revision.id, updated_at: now })
+            .where('id', '=', job.spaceId)
+            .execute();
+          const snapshot = await services.store.snapshot(tx, treeHash);
+          await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
+          await services.searchEngine.spaceChanged(tx, job.spaceId);
+        }
+      }
+      if (!job.standalone) {
+        await tx
+          .updateTable('git_syncs')
+          .set({
+            last_commit: commit,
+            last_revision: revisionId,
+            ...(job.timestamp ? { last_timestamp: job.timestamp } : {}),
+            redirects: JSON.stringify(imported.config.redirects),
+          })
+          .where('space_id', '=', job.spaceId)
+          .execute();
+      }
+      return { commit, warnings: imported.warnings };
+    });
+  } finally {
+    ws.dispose();
+  }
+}
+
+export async function snapshotOf(services: Services, tx: Tx, revisionId: string): Promise<Snapshot> {
+  const row = await tx
+    .selectFrom('revisions')
+    .select('tree_hash')
+    .where('id', '=', revisionId)
+    .executeTakeFirstOrThrow();
+  return services.store.snapshot(tx, row.tree_hash);
+}

@@ -1,0 +1,72 @@
+import { normalizeRelative, SummaryError } from './summary.js';
+import { parseYaml, writeYaml, type YamlMap } from './yaml-lite.js';
+
+/**
+ * `.gitbook.yaml`: where the content lives in the project directory (`root`), the names of the
+ * first page and of the table of contents (`structure.readme`, `structure.summary`), and
+ * `redirects` (old path -> page file).
+ */
+export interface GitbookConfig {
+  /** Relative to the project directory; '' for the directory itself. */
+  root: string;
+  readme: string;
+  summary: string;
+  redirects: Record<string, string>;
+}
+
+export const DEFAULT_CONFIG: GitbookConfig = {
+  root: '',
+  readme: 'README.md',
+  summary: 'SUMMARY.md',
+  redirects: {},
+};
+
+export class GitbookConfigError extends Error {}
+
+function relative(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new GitbookConfigError(`.gitbook.yaml: "${field}" must be a path`);
+  try {
+    return normalizeRelative(value.trim().replace(/^\/+/, ''), 0);
+  } catch (error) {
+    if (error instanceof SummaryError)
+      throw new GitbookConfigError(`.gitbook.yaml: "${field}" (${value}) escapes the project directory`);
+    throw error;
+  }
+}
+
+export function parseGitbookConfig(text: string): GitbookConfig {
+  let data: YamlMap;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new GitbookConfigError(`.gitbook.yaml is not valid: ${(error as Error).message}`);
+  }
+  const config: GitbookConfig = { ...DEFAULT_CONFIG, redirects: {} };
+  if (data.root !== undefined && data.root !== null) {
+    const root = String(data.root).trim();
+    config.root = root === '' || root === './' || root === '.' ? '' : relative(root, 'root');
+  }
+  const structure = data.structure;
+  if (structure && typeof structure === 'object') {
+    if (structure.readme != null) config.readme = relative(structure.readme, 'structure.readme');
+    if (structure.summary != null) config.summary = relative(structure.summary, 'structure.summary');
+  }
+  const redirects = data.redirects;
+  if (redirects && typeof redirects === 'object') {
+    for (const [from, to] of Object.entries(redirects)) {
+      if (typeof to === 'string') config.redirects[from] = relative(to, `redirects.${from}`);
+    }
+  }
+  return config;
+}
+
+export function writeGitbookConfig(config: GitbookConfig): string {
+  const data: YamlMap = {
+    root: config.root === '' ? './' : `./${config.root}/`,
+    structure: { readme: config.readme, summary: config.summary },
+  };
+  let text = writeYaml(data);
+  if (Object.keys(config.redirects).length > 0) text += `\n${writeYaml({ redirects: config.redirects })}`;
+  return text;
+}

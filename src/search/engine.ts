@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import type { Tx } from '../db/database.js';
+import type { Deps } from '../deps.js';
+import { invalidField } from '../errors.js';
+import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Services } from '../services.js';
+import { Highlighter } from './highlight.js';
+import { SearchIndexer, STALE } from './indexer.js';
+import { PostgresSearchIndex } from './postgres-index.js';
+import { parseQuery, planQuery, stemRequests } from './query.js';
+import type { RankCursor, SearchIndex, SearchScope, StoredSection } from './search-index.js';
+import { SqliteSearchIndex } from './sqlite-index.js';
+
+/**
+ * Full-text search of the spaces' current content: the index (SQLite FTS5 or PostgreSQL
+ * tsvector, by the configured database), the indexer that follows revisions, and the query
+ * path shared by the API (organization and space search) and published sites.
+ *
+ * Freshness: a merge enqueues `search.index` for its space in the merge's own transaction (the
+ * job exists if and only if the merge committed); the worker syncs the space incrementally.
+ * `search.reconcile` runs at start-up and every RECONCILE_MS and syncs every space whose index
+ * is behind (missing, another revision, language or analyzer version), so a lost job, a
+ * revision moved by another path or a change of language is repaired; it also drops what is
+ * indexed for spaces that no longer exist. A search first syncs, inline, up to INLINE_SYNCS of
+ * the spaces it covers that are behind, so what a reader finds follows what they just merged.
+ */
+
+const RECONCILE_MS = 10 * 60_000;
+const RECONCILE_BUDGET_MS = 60_000;
+const INLINE_SYNCS = 4;
+const MAX_SECTIONS = 5;
+
+export interface SearchRequest {
+  query: string;
+  scope: SearchScope;
+  /** Languages of the spaces searched (their stemmers expand the query's words). */
+  languages: Array<string | null>;
+  page?: string | undefined;
+  limit?: number | undefined;
+  /** Distinguishes cursors of different scopes (a cursor works only where it was given). */
+  scopeKey: string;
+}
+
+export interface SectionHit {
+  id: string;
+  /** The heading's id on the page; null for the text before the first heading. */
+  anchor: string | null;
+  title: string;
+  /** HTML-escaped text around the match, the matched words in `<mark>`. */
+  body: string;
+  score: number;
+  resultType: 'page' | 'section';
+}
+
+export interface PageHit {
+  spaceId: string;
+  pageId: string;
+  title: string;
+  description: string;
+  path: string;
+  ancestors: string[];
+  score: number;
+  /** One-based position in the whole ranked result. */
+  rank: number;
+  resultType: 'page' | 'section';
+  sections: SectionHit[];
+}
+
+export interface SearchResults {
+  hits: PageHit[];
+  count: number;
+  next?: { page: string };
+}
+
+interface Cursor {
+  s: string;
+  v: [number, string, string];
+  n: number;
+}
+
+export class SearchEngine {
+  readonly index: SearchIndex;
+  readonly indexer: SearchIndexer;
+  private lastReconcileRequest = 0;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+  ) {
+    this.index =
+      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+    this.indexer = new SearchIndexer(deps, services, this.index);
+  }
+
+  registerJobs(jobs: JobQueue): void {
+    jobs.register('search.index', async (payload) => {
+      const { spaceId } = payload as { spaceId?: unknown };
+      if (typeof spaceId === 'string') await this.indexer.sync(spaceId);
+    });
+    jobs.register('search.reconcile', async () => {
+      const { remaining } = await this.reconcile(RECONCILE_BUDGET_MS);
+      if (remaining) await jobs.enqueue('search.reconcile', {});
+    });
+    jobs.schedule('search.reconcile', RECONCILE_MS, 'search.reconcile');
+  }
+
+  /** The space's current revision moved: index it in the background once `tx` commits. */
+  async spaceChanged(tx: Tx, spaceId: string): Promise<void> {
+    await this.jobs.enqueue('search.index', { spaceId }, { tx });
+  }
+
+  /** At start-up: catch up with whatever changed while no worker ran. */
+  async started(): Promise<void> {
+    await this.jobs.enqueue('search.reconcile', {});
+  }
+
+  private get jobs(): JobQueue {
+    return this.services.jobs;
+  }
+
+  /**
+   * Syncs every space whose index is behind, and drops the index of spaces that are gone,
+   * until `budgetMs` has passed; answers whether some are left.
+   */
+  async reconcile(budgetMs = Number.POSITIVE_INFINITY): Promise<{ synced: number; remaining: boolean }> {
+    const started = Date.now();
+    const { db } = this.deps;
+    const orphans = await db
+      .selectFrom('search_spaces as x')
+      .select('x.space_id')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('spaces as s').select('s.id').whereRef('s.id', '=', 'x.space_id'))),
+      )
+      .execute();
+    for (const { space_id } of orphans) await this.trySync(space_id);
+    let synced = 0;
+    let after = '';
+    for (;;) {
+      // One pass in id order: a space whose sync fails is logged and left for the next run.
+      const stale = await db
+        .selectFrom('spaces as s')
+        .leftJoin('search_spaces as x', 'x.space_id', 's.id')
+        .select('s.id')
+        .where(STALE)
+        .where('s.id', '>', after)
+        .orderBy('s.id')
+        .limit(100)
+        .execute();
+      if (stale.length === 0) return { synced, remaining: false };
+      for (const { id } of stale) {
+        after = id;
+        if (await this.trySync(id)) synced++;
+        if (Date.now() - started > budgetMs) return { synced, remaining: true };
+      }
+    }
+  }
+
+  /** Syncs a space; a failure is logged, not thrown (the index stays on what it had). */
+  private async trySync(spaceId: string): Promise<boolean> {
+    try {
+      await this.indexer.sync(spaceId);
+      return true;
+    } catch (error) {
+      this.deps.log.error({ err: error, spaceId }, 'search index sync failed');
+      return false;
+    }
+  }
+
+  /** Syncs (inline) the spaces of the scope whose index is behind, a few at most. */
+  private async catchUp(scope: SearchScope): Promise<void> {
+    let query = this.deps.db
+      .selectFrom('spaces as s')
+      .leftJoin('search_spaces as x', 'x.space_id', 's.id')
+      .select('s.id')
+      .where('s.deleted_at', 'is', null)
+      .where(STALE);
+    if (scope.spaceIds) {
+      if (scope.spaceIds.length === 0) return;
+      query = query.where('s.id', 'in', scope.spaceIds);
+    }
+    if (scope.org) query = query.where('s.org_id', '=', scope.org.orgId);
+    const stale = await query.limit(INLINE_SYNCS + 1).execute();
+    for (const { id } of stale.slice(0, INLINE_SYNCS)) await this.trySync(id);
+    if (stale.length > INLINE_SYNCS) {
+      const now = Date.now();
+      if (now - this.lastReconcileRequest > 60_000) {
+        this.lastReconcileRequest = now;
+        await this.jobs.enqueue('search.reconcile', {});
+      }
+    }
+  }
+
+  async search(request: SearchRequest): Promise<SearchResults> {
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const signature = `search:${request.scopeKey}:${digest(request.query)}`;
+    const cursor = request.page ? decodeCursor(request.page, signature) : undefined;
+    const clauses = parseQuery(request.query);
+    if (planQuery(clauses).must.length === 0) return { hits: [], count: 0 };
+    await this.catchUp(request.scope);
+    const plan = planQuery(clauses, await this.index.expansions(request.languages, stemRequests(clauses)));
+    const after: RankCursor | undefined = cursor
+      ? { score: cursor.v[0], spaceId: cursor.v[1], pageId: cursor.v[2] }
+      : undefined;
+    const ranking = await this.index.rank(plan, request.scope, after, limit + 1);
+    const ranked = ranking.pages.slice(0, limit);
+    const stored = await this.index.pages(ranked);
+    const key = (spaceId: string, pageId: string) => `${spaceId}\0${pageId}`;
+    const pages = new Map(stored.pages.map((p) => [key(p.spaceId, p.pageId), p]));
+    const sections = new Map<string, StoredSection[]>();
+    for (const section of stored.sections) {
+      const k = key(section.spaceId, section.pageId);
+      const list = sections.get(k);
+      if (list) list.push(section);
+      else sections.set(k, [section]);
+    }
+    const highlighter = new Highlighter(plan);
+    const offset = cursor?.n ?? 0;
+    const hits: PageHit[] = [];
+    ranked.forEach((r, i) => {
+      const page = pages.get(key(r.spaceId, r.pageId));
+      if (!page) return;
+      const found = sectionHits(
+        highlighter,
+        page.title,
+        r.pageId,
+        sections.get(key(r.spaceId, r.pageId)) ?? [],
+      );
+      hits.push({
+        spaceId: r.spaceId,
+        pageId: r.pageId,
+        title: page.title,
+        description: page.description,
+        path: page.path,
+        ancestors: page.ancestors,
+        score: r.score,
+        rank: offset + i + 1,
+        resultType: found[0]?.resultType ?? 'page',
+        sections: found,
+      });
+    });
+    const result: SearchResults = { hits, count: ranking.total };
+    const last = ranked[ranked.length - 1];
+    if (ranking.pages.length > limit && last) {
+      result.next = {
+        page: encodeCursor({
+          s: signature,
+          v: [last.score, last.spaceId, last.pageId],
+          n: offset + ranked.length,
+        }),
+      };
+    }
+    return result;
+  }
+}
+
+/** The sections of a hit: those whose heading or text matched, best first; else the first one. */
+function sectionHits(
+  highlighter: Highlighter,
+  title: string,
+  pageId: string,
+  sections: StoredSection[],
+): SectionHit[] {
+  const scored = sections.map((section) => ({
+    section,
+    match: highlighter.match({ title, heading: section.heading, text: section.body }),
+  }));
+  const matching = scored
+    .filter((s) => s.match.all && s.match.content)
+    .sort((a, b) => b.match.hits - a.match.hits || a.section.position - b.section.position)
+    .slice(0, MAX_SECTIONS);
+  const chosen = matching.length > 0 ? matching : scored.slice(0, 1);
+  const resultType = matching.length > 0 ? 'section' : 'page';
+  return chosen.map(({ section, match }) => ({
+    id: section.anchor ? `${pageId}#${section.anchor}` : pageId,
+    anchor: section.anchor,
+    title: section.anchor ? section.heading : title,
+    body: highlighter.snippet(section.body, match.spans),
+    score: match.hits,
+    resultType,
+  }));
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+function decodeCursor(page: string, signature: string): Cursor {
+  const bad = () =>
+    invalidField(
+      'querystring.page',
+      'is not a cursor of this search; pass the `next.page` value of the previous answer to the same query',
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  const cursor = parsed as Partial<Cursor> | null;
+  const v = cursor?.v;
+  if (
+    !cursor ||
+    typeof cursor !== 'object' ||
+    cursor.s !== signature ||
+    !Array.isArray(v) ||
+    v.length !== 3 ||
+    typeof v[0] !== 'number' ||
+    !Number.isFinite(v[0]) ||
+    typeof v[1] !== 'string' ||
+    typeof v[2] !== 'string' ||
+    typeof cursor.n !== 'number' ||
+    !Number.isSafeInteger(cursor.n) ||
+    cursor.n < 0
+  )
+    throw bad();
+  return cursor as Cursor;
+}

@@ -1,0 +1,137 @@
+import { documentTokens, type Token } from './analyzer.js';
+import type { Match, QueryPlan } from './query.js';
+
+/**
+ * The query evaluated on a section's text in JavaScript, with the same analysis the index used:
+ * which sections of a hit page matched (and on what), and snippets with the matched words
+ * marked. Doing this here rather than with each engine's highlighter gives the same answer on
+ * both databases and lets the text be escaped before anything is marked.
+ */
+
+export interface SectionText {
+  title: string;
+  heading: string;
+  text: string;
+}
+
+export interface SectionMatch {
+  /** Every clause matched within the section (title, heading and text together). */
+  all: boolean;
+  /** Some clause matched in the heading or the text, not only in the page title. */
+  content: boolean;
+  /** How many term occurrences matched in the heading and the text. */
+  hits: number;
+  /** Spans of `text` that matched, sorted, not overlapping. */
+  spans: Array<[number, number]>;
+}
+
+function tokenMatches(match: Match, token: Token | undefined, index: number, last: boolean): boolean {
+  if (!token) return false;
+  if (match.kind === 'phrase') {
+    const term = match.terms[index]!;
+    return last && match.prefixLast ? token.term.startsWith(term) : token.term === term;
+  }
+  return (
+    match.terms.includes(token.term) || (match.prefix !== undefined && token.term.startsWith(match.prefix))
+  );
+}
+
+/** Where `match` occurs in `tokens`: [first token, last token] pairs. */
+function occurrences(match: Match, tokens: Token[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const length = match.kind === 'phrase' ? match.terms.length : 1;
+  for (let i = 0; i + length <= tokens.length; i++) {
+    let ok = true;
+    for (let k = 0; k < length && ok; k++) ok = tokenMatches(match, tokens[i + k], k, k === length - 1);
+    if (ok) out.push([i, i + length - 1]);
+  }
+  return out;
+}
+
+export class Highlighter {
+  private readonly positive: Match[];
+
+  constructor(plan: QueryPlan) {
+    this.positive = [...plan.must];
+  }
+
+  match(section: SectionText): SectionMatch {
+    const title = documentTokens(section.title);
+    const heading = documentTokens(section.heading);
+    const body = documentTokens(section.text);
+    let all = this.positive.length > 0;
+    let content = false;
+    let hits = 0;
+    const spans: Array<[number, number]> = [];
+    for (const match of this.positive) {
+      const inBody = occurrences(match, body);
+      const inHeading = occurrences(match, heading);
+      if (inBody.length + inHeading.length > 0) content = true;
+      else if (occurrences(match, title).length === 0) all = false;
+      hits += inBody.length + inHeading.length;
+      for (const [from, to] of inBody) spans.push([body[from]!.start, body[to]!.end]);
+    }
+    return { all, content, hits, spans: merge(spans) };
+  }
+
+  /** About `size` characters of the text around its first match, HTML-escaped, matches in `<mark>`. */
+  snippet(text: string, spans: Array<[number, number]>, size = 220): string {
+    if (text.length <= size) return mark(text, 0, text.length, spans);
+    const first = spans[0]?.[0] ?? 0;
+    let start = Math.max(0, first - Math.floor(size / 4));
+    if (start > 0) {
+      const space = text.indexOf(' ', start);
+      if (space >= 0 && space < first) start = space + 1;
+    }
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      if (space > start + size / 2) end = space;
+    }
+    return `${start > 0 ? '…' : ''}${mark(text, start, end, spans)}${end < text.length ? '…' : ''}`;
+  }
+}
+
+function merge(spans: Array<[number, number]>): Array<[number, number]> {
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = out[out.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else out.push([span[0], span[1]]);
+  }
+  return out;
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const DECODE = new Map(Object.entries(ENTITIES).map(([ch, entity]) => [entity, ch]));
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+}
+
+function mark(text: string, start: number, end: number, spans: Array<[number, number]>): string {
+  let out = '';
+  let at = start;
+  for (const [from, to] of spans) {
+    if (to <= start || from >= end) continue;
+    const a = Math.max(from, start);
+    const b = Math.min(to, end);
+    out += `${escapeHtml(text.slice(at, a))}<mark>${escapeHtml(text.slice(a, b))}</mark>`;
+    at = b;
+  }
+  return out + escapeHtml(text.slice(at, end));
+}
+
+/** A snippet without markup, for readers that show text (the published site's search box). */
+export function plainSnippet(html: string): string {
+  return html
+    .replace(/<\/?mark>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (entity) => DECODE.get(entity) ?? entity);
+}

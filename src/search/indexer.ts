@@ -1,0 +1,199 @@
+import { sql } from 'kysely';
+import { PageIndex } from '../areas/content/page-index.js';
+import { revisionTreeHash } from '../content/revisions.js';
+import type { Snapshot } from '../content/store.js';
+import type { PageNode, RevisionContent } from '../content/tree.js';
+import type { Tx } from '../db/database.js';
+import type { Deps } from '../deps.js';
+import type { Services } from '../services.js';
+import { ANALYZER_VERSION } from './analyzer.js';
+import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
+import { splitSections } from './sections.js';
+
+/**
+ * Keeps the index on every space's current revision. A sync diffs the revision the index
+ * holds against the space's current one (ContentStore.diff walks only the buckets that
+ * differ) and re-indexes the pages whose nodes changed; pages below a page that moved, was
+ * renamed or hidden get their new path and ancestors without being re-read. Everything for a
+ * space is written in one transaction together with the revision it now holds, so a crash
+ * leaves the index on the old revision, never between two; the next sync (a job, the
+ * reconciliation, or a search) picks up from there.
+ */
+
+export type SyncOutcome = 'fresh' | 'updated' | 'removed';
+
+/** Whether the index is behind a space: missing, another revision, language or analyzer. */
+export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revision_id
+  OR x.version <> ${sql.lit(ANALYZER_VERSION)}
+  OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
+
+const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'type'];
+
+export class SearchIndexer {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: Services,
+    private readonly index: SearchIndex,
+  ) {}
+
+  /** Brings one space's index to its current revision; answers what it did. */
+  async sync(spaceId: string): Promise<SyncOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.trySync(spaceId);
+      if (outcome !== 'raced') return outcome;
+      // Another indexer moved the space's index meanwhile: start again from where it is now.
+      if (attempt >= 3) throw new Error(`search index of space ${spaceId} kept changing during a sync`);
+    }
+  }
+
+  private async trySync(spaceId: string): Promise<SyncOutcome | 'raced'> {
+    const { db } = this.deps;
+    const space = await db
+      .selectFrom('spaces')
+      .select(['id', 'revision_id', 'language'])
+      .where('id', '=', spaceId)
+      .executeTakeFirst();
+    const state = await db
+      .selectFrom('search_spaces')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    if (!space) {
+      if (!state) return 'fresh';
+      await this.write(spaceId, state.revision_id, (tx) => this.index.dropSpace(tx, spaceId));
+      return 'removed';
+    }
+    if (
+      state &&
+      state.revision_id === space.revision_id &&
+      state.version === ANALYZER_VERSION &&
+      (state.language ?? null) === (space.language ?? null)
+    )
+      return 'fresh';
+
+    const { store } = this.services;
+    const treeHash = await revisionTreeHash(db, space.revision_id);
+    const next = await store.snapshot(db, treeHash);
+    let previous: Snapshot | undefined;
+    if (
+      state &&
+      state.version === ANALYZER_VERSION &&
+      (state.language ?? null) === (space.language ?? null)
+    ) {
+      try {
+        previous = await store.snapshot(db, state.tree_hash);
+      } catch {
+        previous = undefined; // the old tree is gone: index everything again
+      }
+    }
+    const changed = previous
+      ? (await store.diff(db, previous, next)).pages
+      : new Set(next.content.pages.keys());
+    const { pages, places } = await this.prepare(next, previous?.content, changed);
+    const language = space.language ?? null;
+    const outcome = await this.write(spaceId, state?.revision_id ?? null, async (tx) => {
+      if (!previous) await this.index.dropSpace(tx, spaceId);
+      await this.index.writePages(tx, spaceId, language, [...changed], pages);
+      await this.index.movePages(tx, spaceId, places);
+      const row = {
+        space_id: spaceId,
+        revision_id: space.revision_id,
+        tree_hash: treeHash,
+        language,
+        version: ANALYZER_VERSION,
+        indexed_at: this.deps.clock.now().toISOString(),
+      };
+      await tx
+        .insertInto('search_spaces')
+        .values(row)
+        .onConflict((oc) => oc.column('space_id').doUpdateSet(row))
+        .execute();
+    });
+    return outcome === 'raced' ? 'raced' : 'updated';
+  }
+
+  /**
+   * Runs `work` in a transaction, provided the index of the space still holds `expected` (null:
+   * nothing) once the transaction holds the space's lock; answers 'raced' when it does not.
+   */
+  private async write(spaceId: string, expected: string | null, work: (tx: Tx) => Promise<void>) {
+    return this.deps.db.transaction().execute(async (tx): Promise<'done' | 'raced'> => {
+      if (this.deps.dialect === 'postgres')
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`quire.search:${spaceId}`}))`.execute(tx);
+      const now = await tx
+        .selectFrom('search_spaces')
+        .select('revision_id')
+        .where('space_id', '=', spaceId)
+        .executeTakeFirst();
+      if ((now?.revision_id ?? null) !== expected) return 'raced';
+      await work(tx);
+      return 'done';
+    });
+  }
+
+  /** The changed document pages read and cut into sections; new places of pages below moved ones. */
+  private async prepare(
+    next: Snapshot,
+    previous: RevisionContent | undefined,
+    changed: Set<string>,
+  ): Promise<{ pages: IndexedPage[]; places: PagePlace[] }> {
+    const content = next.content;
+    const tree = PageIndex.of(content);
+    const documents = [...changed]
+      .map((id) => content.pages.get(id))
+      .filter((page): page is PageNode => page?.type === 'document');
+    const bodies = await this.services.store.readBodies(
+      this.deps.db,
+      documents.flatMap((page) => (page.body ? [page.body] : [])),
+    );
+    const pages = documents.map((page): IndexedPage => {
+      const markdown = page.body ? (bodies.get(page.body) ?? '') : '';
+      const sections = splitSections(markdown).map((section, position) => ({ ...section, position }));
+      if (page.description) {
+        const intro = sections[0]!;
+        intro.text = intro.text ? `${page.description} ${intro.text}` : page.description;
+      }
+      return {
+        ...placeOf(content, tree, page),
+        title: page.title,
+        description: page.description ?? '',
+        sections,
+      };
+    });
+
+    const places: PagePlace[] = [];
+    if (previous) {
+      const moved = new Set<string>();
+      for (const id of changed) {
+        const before = previous.pages.get(id);
+        const after = content.pages.get(id);
+        if (!before || !after || STRUCTURE.some((key) => before[key] !== after[key])) {
+          const stack = tree.childrenOf(id).map((child) => child.id);
+          while (stack.length > 0) {
+            const child = stack.pop()!;
+            if (moved.has(child)) continue;
+            moved.add(child);
+            for (const grandchild of tree.childrenOf(child)) stack.push(grandchild.id);
+          }
+        }
+      }
+      for (const id of moved) {
+        const page = content.pages.get(id);
+        if (page?.type === 'document' && !changed.has(id)) places.push(placeOf(content, tree, page));
+      }
+    }
+    return { pages, places };
+  }
+}
+
+function placeOf(content: RevisionContent, tree: PageIndex, page: PageNode): PagePlace {
+  const ancestors: string[] = [];
+  let hidden = Boolean(page.hidden);
+  let parent = page.parent ? content.pages.get(page.parent) : undefined;
+  for (let guard = 0; parent && guard < 1000; guard++) {
+    ancestors.unshift(parent.title);
+    hidden ||= Boolean(parent.hidden);
+    parent = parent.parent ? content.pages.get(parent.parent) : undefined;
+  }
+  return { pageId: page.id, path: tree.pathOf(page.id), ancestors, hidden };
+}

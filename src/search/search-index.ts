@@ -1,0 +1,326 @@
+import { expressionBuilder, type RawBuilder, sql } from 'kysely';
+import { visibleSpaces } from '../areas/spaces/visibility.js';
+import type { SpaceVisibility } from '../auth/access-scope.js';
+import type { Db, Tx } from '../db/database.js';
+import type { SpacesTable, Tables } from '../db/tables.js';
+import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
+import type { QueryPlan, StemRequest } from './query.js';
+
+/**
+ * The search index behind one interface (DESIGN §2): SQLite FTS5 (`sqlite-index.ts`) and
+ * PostgreSQL tsvector + GIN (`postgres-index.ts`). Both hold the same rows - a page's place in
+ * the tree (`search_pages`), its sections (`search_sections`), the stems of indexed terms
+ * (`search_vocab`) - and differ only in where the terms go and how a query ranks them.
+ * An external engine could be a third implementation.
+ */
+
+export interface IndexedSection {
+  position: number;
+  anchor: string | null;
+  heading: string;
+  text: string;
+}
+
+/** Where a page sits in the tree (what changes when an ancestor moves or is renamed). */
+export interface PagePlace {
+  pageId: string;
+  path: string;
+  /** Titles of its ancestors, top-level first. */
+  ancestors: string[];
+  hidden: boolean;
+}
+
+export interface IndexedPage extends PagePlace {
+  title: string;
+  description: string;
+  sections: IndexedSection[];
+}
+
+/** Which pages a search may return. */
+export interface SearchScope {
+  /** Only these spaces. */
+  spaceIds?: string[];
+  /** Spaces of this organization that the caller may see (not deleted). */
+  org?: { orgId: string; visibility: SpaceVisibility };
+  /** Hidden pages (and pages under them) too. */
+  includeHidden: boolean;
+}
+
+/** Where the previous page of ranked results ended. */
+export interface RankCursor {
+  score: number;
+  spaceId: string;
+  pageId: string;
+}
+
+export interface RankedPage {
+  spaceId: string;
+  pageId: string;
+  score: number;
+}
+
+export interface Ranking {
+  pages: RankedPage[];
+  /** Every matching page in the scope, whatever the cursor. */
+  total: number;
+}
+
+export interface StoredSection {
+  spaceId: string;
+  pageId: string;
+  position: number;
+  anchor: string | null;
+  heading: string;
+  body: string;
+}
+
+export interface StoredPage {
+  spaceId: string;
+  pageId: string;
+  title: string;
+  description: string;
+  path: string;
+  ancestors: string[];
+}
+
+export interface SearchIndex {
+  /** Removes the pages in `remove` (all their sections), then writes `pages`. */
+  writePages(
+    tx: Tx,
+    spaceId: string,
+    language: string | null,
+    remove: string[],
+    pages: IndexedPage[],
+  ): Promise<void>;
+  /** New places of pages whose text did not change (an ancestor moved, was renamed or hidden). */
+  movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void>;
+  /** Everything indexed for a space. */
+  dropSpace(tx: Tx, spaceId: string): Promise<void>;
+  /** Matching pages, best first, after `cursor`. */
+  rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
+  /** Stored pages and their sections, for the ranked pages. */
+  pages(
+    keys: Array<{ spaceId: string; pageId: string }>,
+  ): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
+  /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
+  expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
+}
+
+const CHUNK = 300;
+const MAX_EXPANSIONS = 50;
+
+export function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The parts both engines share: the plain tables, scopes, and the vocabulary. */
+export abstract class SqlSearchIndex implements SearchIndex {
+  constructor(protected readonly db: Db) {}
+
+  abstract rank(
+    plan: QueryPlan,
+    scope: SearchScope,
+    cursor: RankCursor | undefined,
+    limit: number,
+  ): Promise<Ranking>;
+  /** Deletes the terms of these sections (before their rows go). */
+  protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;
+  /** Inserts the sections of these pages with their terms. */
+  protected abstract insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void>;
+  protected abstract deleteAllTerms(tx: Tx, spaceId: string): Promise<void>;
+
+  async writePages(
+    tx: Tx,
+    spaceId: string,
+    language: string | null,
+    remove: string[],
+    pages: IndexedPage[],
+  ): Promise<void> {
+    const gone = [...new Set([...remove, ...pages.map((p) => p.pageId)])];
+    for (const ids of chunks(gone)) {
+      await this.deleteTerms(tx, spaceId, ids);
+      await tx
+        .deleteFrom('search_sections')
+        .where('space_id', '=', spaceId)
+        .where('page_id', 'in', ids)
+        .execute();
+      await tx
+        .deleteFrom('search_pages')
+        .where('space_id', '=', spaceId)
+        .where('page_id', 'in', ids)
+        .execute();
+    }
+    for (const batch of chunks(pages, 100)) {
+      await tx
+        .insertInto('search_pages')
+        .values(
+          batch.map((page) => ({
+            space_id: spaceId,
+            page_id: page.pageId,
+            title: page.title,
+            description: page.description,
+            path: page.path,
+            ancestors: JSON.stringify(page.ancestors),
+            hidden: page.hidden ? 1 : 0,
+          })),
+        )
+        .execute();
+      await this.insertSections(tx, spaceId, batch);
+    }
+    await this.recordStems(tx, language, pages);
+  }
+
+  async movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void> {
+    for (const place of places) {
+      await tx
+        .updateTable('search_pages')
+        .set({ path: place.path, ancestors: JSON.stringify(place.ancestors), hidden: place.hidden ? 1 : 0 })
+        .where('space_id', '=', spaceId)
+        .where('page_id', '=', place.pageId)
+        .execute();
+    }
+  }
+
+  async dropSpace(tx: Tx, spaceId: string): Promise<void> {
+    await this.deleteAllTerms(tx, spaceId);
+    await tx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+    await tx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
+    await tx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
+  }
+
+  async pages(keys: Array<{ spaceId: string; pageId: string }>) {
+    const pages: StoredPage[] = [];
+    const sections: StoredSection[] = [];
+    const bySpace = new Map<string, string[]>();
+    for (const key of keys) bySpace.set(key.spaceId, [...(bySpace.get(key.spaceId) ?? []), key.pageId]);
+    for (const [spaceId, pageIds] of bySpace) {
+      for (const ids of chunks(pageIds)) {
+        const pageRows = await this.db
+          .selectFrom('search_pages')
+          .select(['page_id', 'title', 'description', 'path', 'ancestors'])
+          .where('space_id', '=', spaceId)
+          .where('page_id', 'in', ids)
+          .execute();
+        for (const row of pageRows)
+          pages.push({
+            spaceId,
+            pageId: row.page_id,
+            title: row.title,
+            description: row.description,
+            path: row.path,
+            ancestors: JSON.parse(row.ancestors) as string[],
+          });
+        const sectionRows = await this.db
+          .selectFrom('search_sections')
+          .select(['page_id', 'position', 'anchor', 'heading', 'body'])
+          .where('space_id', '=', spaceId)
+          .where('page_id', 'in', ids)
+          .orderBy('page_id')
+          .orderBy('position')
+          .execute();
+        for (const row of sectionRows)
+          sections.push({
+            spaceId,
+            pageId: row.page_id,
+            position: Number(row.position),
+            anchor: row.anchor,
+            heading: row.heading,
+            body: row.body,
+          });
+      }
+    }
+    return { pages, sections };
+  }
+
+  async expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const stemmers = new Map<string, { name: string; stem: (w: string) => string }>();
+    for (const language of languages) {
+      const stemmer = stemmerOf(language);
+      if (stemmer) stemmers.set(stemmer.name, stemmer);
+    }
+    if (stemmers.size === 0 || requests.length === 0) return out;
+    const wanted = new Map<string, Set<string>>();
+    const pairs: Array<[string, string]> = [];
+    for (const request of requests) {
+      for (const stemmer of stemmers.values()) {
+        const stem = stemTerm(stemmer, request.word);
+        const key = `${stemmer.name}\0${stem}`;
+        if (!wanted.has(key)) {
+          wanted.set(key, new Set());
+          pairs.push([stemmer.name, stem]);
+        }
+        wanted.get(key)!.add(request.term);
+      }
+    }
+    const rows = await this.db
+      .selectFrom('search_vocab')
+      .select(['stemmer', 'stem', 'term'])
+      .where((eb) =>
+        eb.or(pairs.map(([stemmer, stem]) => eb.and([eb('stemmer', '=', stemmer), eb('stem', '=', stem)]))),
+      )
+      .execute();
+    for (const row of rows) {
+      for (const term of wanted.get(`${row.stemmer}\0${row.stem}`) ?? []) {
+        const list = out.get(term) ?? [];
+        if (list.length < MAX_EXPANSIONS && row.term !== term && !list.includes(row.term))
+          list.push(row.term);
+        out.set(term, list);
+      }
+    }
+    return out;
+  }
+
+  /** Records the stem of every word of the pages under the space language's stemmer. */
+  private async recordStems(tx: Tx, language: string | null, pages: IndexedPage[]): Promise<void> {
+    const stemmer = stemmerOf(language);
+    if (!stemmer) return;
+    const seen = new Map<string, string>();
+    const visit = (text: string) => {
+      for (const word of words(text)) {
+        if (word.bigram) continue;
+        const term = fold(word.text);
+        if (term && !seen.has(term)) seen.set(term, stemTerm(stemmer, word.text));
+      }
+    };
+    for (const page of pages) {
+      visit(page.title);
+      visit(page.description);
+      for (const section of page.sections) {
+        visit(section.heading);
+        visit(section.text);
+      }
+    }
+    const rows = [...seen].map(([term, stem]) => ({ stemmer: stemmer.name, stem, term }));
+    for (const batch of chunks(rows)) {
+      await tx
+        .insertInto('search_vocab')
+        .values(batch)
+        .onConflict((oc) => oc.columns(['stemmer', 'stem', 'term']).doNothing())
+        .execute();
+    }
+  }
+
+  /** The scope as a condition over `x` (search_sections), `p` (search_pages) and `s` (spaces). */
+  protected scopeSql(scope: SearchScope): RawBuilder<unknown> {
+    const parts: Array<RawBuilder<unknown>> = [sql`s.deleted_at IS NULL`];
+    if (scope.spaceIds) {
+      parts.push(scope.spaceIds.length > 0 ? sql`x.space_id IN (${sql.join(scope.spaceIds)})` : sql`1 = 0`);
+    }
+    if (scope.org) {
+      const eb = expressionBuilder<Tables & { s: SpacesTable }, 's'>();
+      parts.push(sql`s.org_id = ${scope.org.orgId}`);
+      parts.push(sql`(${visibleSpaces(scope.org.visibility)(eb)})`);
+    }
+    if (!scope.includeHidden) parts.push(sql`p.hidden = 0`);
+    return sql`${sql.join(parts, sql` AND `)}`;
+  }
+
+  protected cursorSql(cursor: RankCursor | undefined): RawBuilder<unknown> {
+    if (!cursor) return sql`1 = 1`;
+    const { score, spaceId, pageId } = cursor;
+    return sql`(score < ${score} OR (score = ${score} AND (space_id > ${spaceId} OR (space_id = ${spaceId} AND page_id > ${pageId}))))`;
+  }
+}

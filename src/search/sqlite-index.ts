@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Tx } from '../db/database.js';
+import { documentTokens } from './analyzer.js';
+import { type QueryPlan, toFts5 } from './query.js';
+import {
+  chunks,
+  type IndexedPage,
+  type RankCursor,
+  type Ranking,
+  type SearchScope,
+  SqlSearchIndex,
+} from './search-index.js';
+
+/**
+ * SQLite: the analysed terms of each section in the contentless FTS5 table `search_fts`
+ * (columns title, heading, body; rowid = search_sections.id), ranked with bm25.
+ */
+
+const terms = (text: string) =>
+  documentTokens(text)
+    .map((t) => t.term)
+    .join(' ');
+
+/** bm25 weights of the title, heading and body columns. */
+const WEIGHTS = sql.raw('10.0, 4.0, 1.0');
+
+export class SqliteSearchIndex extends SqlSearchIndex {
+  protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
+    await sql`DELETE FROM search_fts WHERE rowid IN (
+      SELECT id FROM search_sections WHERE space_id = ${spaceId} AND page_id IN (${sql.join(pageIds)}))`.execute(
+      tx,
+    );
+  }
+
+  protected async deleteAllTerms(tx: Tx, spaceId: string): Promise<void> {
+    await sql`DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ${spaceId})`.execute(
+      tx,
+    );
+  }
+
+  protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+    const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
+    for (const batch of chunks(rows, 200)) {
+      const inserted = await tx
+        .insertInto('search_sections')
+        .values(
+          batch.map(({ page, section }) => ({
+            space_id: spaceId,
+            page_id: page.pageId,
+            position: section.position,
+            anchor: section.anchor,
+            heading: section.heading,
+            body: section.text,
+          })),
+        )
+        .returning(['id', 'page_id', 'position'])
+        .execute();
+      const ids = new Map(inserted.map((r) => [`${r.page_id}\0${r.position}`, Number(r.id)]));
+      for (const { page, section } of batch) {
+        const id = ids.get(`${page.pageId}\0${section.position}`)!;
+        await sql`INSERT INTO search_fts (rowid, title, heading, body) VALUES (${id}, ${terms(page.title)}, ${terms(section.heading)}, ${terms(section.text)})`.execute(
+          tx,
+        );
+      }
+    }
+  }
+
+  async rank(
+    plan: QueryPlan,
+    scope: SearchScope,
+    cursor: RankCursor | undefined,
+    limit: number,
+  ): Promise<Ranking> {
+    if (plan.must.length === 0) return { pages: [], total: 0 };
+    const query = toFts5(plan.must);
+    const flag = (match: string, weight: number) =>
+      sql`(CASE WHEN x.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${match}) THEN ${sql.lit(weight)} ELSE 0 END)`;
+    const together = plan.together ? flag(toFts5([plan.together]), 1) : sql`0`;
+    const excluded =
+      plan.not.length > 0
+        ? sql`AND (x.space_id, x.page_id) NOT IN (
+            SELECT y.space_id, y.page_id FROM search_fts e JOIN search_sections y ON y.id = e.rowid
+            WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
+        : sql``;
+    const ranked = sql`
+      WITH m AS MATERIALIZED (
+        SELECT f.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts f WHERE f.search_fts MATCH ${query}
+      ),
+      hit AS (
+        SELECT x.space_id, x.page_id,
+          ${flag(toFts5(plan.must, { column: 'title' }), 4)} + ${flag(toFts5(plan.must, { column: 'heading' }), 2)}
+          + ${together} + (0.0 - m.bm) / (1.0 - m.bm) AS score
+        FROM m
+        JOIN search_sections x ON x.id = m.sid
+        JOIN search_pages p ON p.space_id = x.space_id AND p.page_id = x.page_id
+        JOIN spaces s ON s.id = x.space_id
+        WHERE ${this.scopeSql(scope)} ${excluded}
+      ),
+      ranked AS MATERIALIZED (SELECT space_id, page_id, MAX(score) AS score FROM hit GROUP BY space_id, page_id)`;
+    const { rows } = await sql<{ space_id: string; page_id: string; score: number; total: number }>`
+      ${ranked}
+      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM ranked) AS total FROM ranked
+      WHERE ${this.cursorSql(cursor)}
+      ORDER BY score DESC, space_id, page_id
+      LIMIT ${limit}`.execute(this.db);
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      const counted = await sql<{ n: number }>`${ranked} SELECT COUNT(*) AS n FROM ranked`.execute(this.db);
+      total = Number(counted.rows[0]?.n ?? 0);
+    }
+    return {
+      pages: rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id, score: Number(r.score) })),
+      total: Number(total),
+    };
+  }
+}

@@ -1,0 +1,489 @@
+import type { SearchPageResult, SearchSpaceResult } from '@gitbook/api';
+import { SiteVisibility } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signVisitorToken } from '../../src/publish/visitor-token.js';
+import { rawRequest } from '../helpers/client.js';
+import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
+import { failure } from '../helpers/expect-error.js';
+import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { cookiesOf, publishedSite, visit } from '../helpers/sites.js';
+
+let server: TestServer;
+let owner: TestUser;
+let orgId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await createUser(server, { name: 'Search owner' });
+  orgId = await createOrg(owner, 'Search org');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function space(title: string, language?: string): Promise<string> {
+  return (await owner.api.orgs.createSpace(orgId, { title, ...(language ? { language } : {}) } as never)).data
+    .id;
+}
+
+async function searchSpace(spaceId: string, query: string, extra: { page?: string; limit?: number } = {}) {
+  return (await owner.api.spaces.searchSpaceContent(spaceId, { query, ...extra })).data;
+}
+
+const titles = (items: SearchPageResult[]) => items.map((item) => item.title);
+
+describe('space search', () => {
+  let docs: string;
+  let pages: Map<string, string>;
+  beforeAll(async () => {
+    docs = await space('Handbook', 'en');
+    const top = await seed(owner.api, docs, [
+      insert('Welcome', 'Start here. The **handbook** covers installation.'),
+      insert('Guides', 'All the guides.'),
+    ]);
+    const nested = await seed(owner.api, docs, [
+      insert(
+        'Install',
+        [
+          'Run the installer on a fresh machine.',
+          '',
+          '## Requirements',
+          '',
+          'A machine with 2 GB of memory.',
+          '',
+          '## Behind a firewall',
+          '',
+          'Set HTTPS_PROXY so the installer reaches the registry through your firewall.',
+        ].join('\n'),
+        { into: top.get('Guides'), description: 'Getting Acme onto a machine' },
+      ),
+    ]);
+    pages = new Map([...top, ...nested]);
+  });
+
+  it('answers pages with the sections that matched, their anchors and the ancestors', async () => {
+    const result = await searchSpace(docs, 'firewall');
+    expect(result.count).toBe(1);
+    const [hit] = result.items;
+    expect(hit).toMatchObject({
+      id: pages.get('Install'),
+      title: 'Install',
+      description: 'Getting Acme onto a machine',
+      path: 'guides/install',
+      ancestors: [{ title: 'Guides' }],
+      rank: 1,
+      resultType: 'section',
+    });
+    expect(hit!.urls.app).toBe(`${server.url}/app/s/${docs}/guides/install`);
+    expect(hit!.score).toBeGreaterThan(0);
+    const section = hit!.sections![0]!;
+    expect(section).toMatchObject({
+      id: `${pages.get('Install')}#behind-a-firewall`,
+      title: 'Behind a firewall',
+      path: 'guides/install#behind-a-firewall',
+      resultType: 'section',
+    });
+    expect(section.urls.app).toBe(`${server.url}/app/s/${docs}/guides/install#behind-a-firewall`);
+    expect(section.body).toBe(
+      'Set HTTPS_PROXY so the installer reaches the registry through your <mark>firewall</mark>.',
+    );
+    expect(hit!.sections).toHaveLength(1);
+  });
+
+  it('lists every section that matched, best first, and the first one for a title match', async () => {
+    const machine = await searchSpace(docs, 'machine ');
+    expect(machine.items[0]!.sections!.map((s) => s.title)).toEqual(['Install', 'Requirements']);
+    const title = await searchSpace(docs, 'welcome ');
+    expect(title.items.map((i) => [i.title, i.resultType])).toEqual([['Welcome', 'page']]);
+    expect(title.items[0]!.sections).toEqual([
+      expect.objectContaining({
+        title: 'Welcome',
+        path: 'welcome',
+        body: 'Start here. The handbook covers installation.',
+        resultType: 'page',
+      }),
+    ]);
+  });
+
+  it('requires every word, matches phrases exactly and leaves out excluded words', async () => {
+    expect(titles((await searchSpace(docs, 'fresh memory')).items)).toEqual([]);
+    expect(titles((await searchSpace(docs, 'installer registry')).items)).toEqual(['Install']);
+    expect(titles((await searchSpace(docs, '"fresh machine"')).items)).toEqual(['Install']);
+    expect(titles((await searchSpace(docs, '"machine fresh"')).items)).toEqual([]);
+    expect(titles((await searchSpace(docs, 'handbook')).items)).toEqual(['Welcome']);
+    expect(titles((await searchSpace(docs, 'install -firewall ')).items)).toEqual(['Welcome']);
+  });
+
+  it('matches the last word as a prefix while it is being typed', async () => {
+    for (const typed of ['re', 'requ', 'requir', 'requireme']) {
+      const found = await searchSpace(docs, `memory ${typed}`);
+      expect(titles(found.items), typed).toEqual(['Install']);
+    }
+    expect(titles((await searchSpace(docs, 'requireme ')).items)).toEqual([]);
+  });
+
+  it('pages through ranked results with an opaque cursor', async () => {
+    const first = await searchSpace(docs, 'the', { limit: 1 });
+    expect(first.count).toBe(3);
+    expect(first.items).toHaveLength(1);
+    expect(first.items[0]!.rank).toBe(1);
+    const seen = [first.items[0]!.id];
+    let next = first.next?.page;
+    while (next) {
+      const page = await searchSpace(docs, 'the', { limit: 1, page: next });
+      expect(page.items[0]!.rank).toBe(seen.length + 1);
+      seen.push(page.items[0]!.id);
+      next = page.next?.page;
+    }
+    expect(new Set(seen).size).toBe(3);
+    // A cursor belongs to its query and scope.
+    const other = await failure(
+      owner.api.spaces.searchSpaceContent(docs, { query: 'machine', page: first.next!.page }),
+    );
+    expect(other.code).toBe(400);
+    expect(other.message).toContain('querystring.page');
+    const junk = await failure(
+      owner.api.spaces.searchSpaceContent(docs, { query: 'the', page: 'bm90IGEgY3Vyc29y' }),
+    );
+    expect(junk.code).toBe(400);
+  });
+});
+
+describe('ranking', () => {
+  it('puts title matches above heading matches above text, and phrases above scattered words', async () => {
+    const id = await space('Ranking corpus', 'en');
+    await seed(owner.api, id, [
+      insert('Troubleshooting', 'When a proxy refuses requests, check the logs.'),
+      insert('Networking', '## Proxy\n\nSet the address of the gateway.'),
+      insert('Proxy', 'How to configure the network.'),
+      insert('Quotas', 'A token has a limit. Past it, requests are refused at a lower rate.'),
+      insert('Throttling', 'The rate limit applies to every token.'),
+    ]);
+    expect(titles((await searchSpace(id, 'proxy ')).items)).toEqual([
+      'Proxy',
+      'Networking',
+      'Troubleshooting',
+    ]);
+    expect(titles((await searchSpace(id, 'rate limit ')).items)).toEqual(['Throttling', 'Quotas']);
+    const scores = (await searchSpace(id, 'proxy ')).items.map((i) => i.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe('languages', () => {
+  it('stems English words in an English space', async () => {
+    const id = await space('English docs', 'en');
+    await seed(owner.api, id, [
+      insert('Setup', 'The configuration of the libraries.'),
+      insert('Other', 'Nothing relevant.'),
+    ]);
+    expect(titles((await searchSpace(id, 'configured library ')).items)).toEqual(['Setup']);
+    expect(titles((await searchSpace(id, 'configures ')).items)).toEqual(['Setup']);
+  });
+
+  it('stems French words in a French space, accents or not', async () => {
+    const id = await space('Documentation', 'fr');
+    await seed(owner.api, id, [
+      insert('Développement', 'Les développeurs montent les chevaux.'),
+      insert('Autre', 'Rien à voir.'),
+    ]);
+    expect(titles((await searchSpace(id, 'développeur ')).items)).toEqual(['Développement']);
+    expect(titles((await searchSpace(id, 'cheval ')).items)).toEqual(['Développement']);
+    expect(titles((await searchSpace(id, 'developpement ')).items)).toEqual(['Développement']);
+    expect((await searchSpace(id, 'cheval ')).items[0]!.sections![0]!.body).toContain('<mark>chevaux</mark>');
+  });
+
+  it('does not stem a space without a language, and follows a change of language', async () => {
+    const id = await space('Plain');
+    await seed(owner.api, id, [insert('Écurie', 'Les chevaux mangent.')]);
+    expect(titles((await searchSpace(id, 'cheval ')).items)).toEqual([]);
+    expect(titles((await searchSpace(id, 'chevaux ')).items)).toEqual(['Écurie']);
+    await owner.api.spaces.updateSpaceById(id, { language: 'fr' } as never);
+    expect(titles((await searchSpace(id, 'cheval ')).items)).toEqual(['Écurie']);
+  });
+
+  it('finds Chinese, Japanese and Korean text by any part of it', async () => {
+    const id = await space('多语言', 'zh');
+    await seed(owner.api, id, [
+      insert('快速入门', '安装文档中心之前，请阅读本指南。'),
+      insert('手順', 'インストール手順を確認してください。'),
+      insert('안내', '설치 가이드를 참고하세요.'),
+    ]);
+    expect(titles((await searchSpace(id, '文档中心')).items)).toEqual(['快速入门']);
+    expect(titles((await searchSpace(id, '档中')).items)).toEqual(['快速入门']);
+    expect(titles((await searchSpace(id, '南')).items)).toEqual(['快速入门']);
+    expect(titles((await searchSpace(id, 'ストー')).items)).toEqual(['手順']);
+    expect(titles((await searchSpace(id, '가이')).items)).toEqual(['안내']);
+    expect(titles((await searchSpace(id, '档案')).items)).toEqual([]);
+    const hit = (await searchSpace(id, '文档中心')).items[0]!;
+    expect(hit.sections![0]!.body).toBe('安装<mark>文档中心</mark>之前，请阅读本指南。');
+  });
+});
+
+describe('bad input', () => {
+  let id: string;
+  beforeAll(async () => {
+    id = await space('Input checks');
+    await seed(owner.api, id, [insert('Page', 'Some text about proxies and (parentheses).')]);
+  });
+
+  it('refuses a missing, empty or too long query with a 400 naming the field', async () => {
+    for (const path of [`/v1/spaces/${id}/search`, `/v1/orgs/${orgId}/search`]) {
+      for (const query of ['', '?query=', '?query=%20%20', `?query=${'a'.repeat(513)}`]) {
+        const res = await rawRequest(server.url, 'GET', `${path}${query}`, { token: owner.token });
+        expect(res.status, `${path}${query}`).toBe(400);
+        expect(JSON.stringify(res.body)).toContain('querystring');
+      }
+    }
+  });
+
+  it('answers normally to operators, punctuation and search-engine syntax', async () => {
+    const hostile = [
+      '"" - * ()',
+      '-proxies',
+      'proxies*',
+      'proxies OR text',
+      'title:(proxies)',
+      '{body}: proxies',
+      'NEAR(some text)',
+      '"unterminated',
+      '(parentheses)',
+      "'; DROP TABLE spaces; --",
+      'some AND',
+      '\\',
+      '^',
+      'a'.repeat(512),
+    ];
+    for (const query of hostile) {
+      for (const path of [`/v1/spaces/${id}/search`, `/v1/orgs/${orgId}/search`]) {
+        const res = await rawRequest(server.url, 'GET', `${path}?query=${encodeURIComponent(query)}`, {
+          token: owner.token,
+        });
+        expect(res.status, query).toBe(200);
+      }
+    }
+    expect(titles((await searchSpace(id, '(parentheses)')).items)).toEqual(['Page']);
+    expect(titles((await searchSpace(id, 'title:(proxies)')).items)).toEqual([]);
+    expect((await searchSpace(id, '"" - * ()')).items).toEqual([]);
+  });
+});
+
+describe('organization search and permissions', () => {
+  let shared: string;
+  let secret: string;
+  let reader: TestUser;
+  beforeAll(async () => {
+    shared = await space('Shared manual');
+    secret = await space('Board minutes');
+    await seed(owner.api, shared, [insert('Budget', 'The zeppelin budget for next year.')]);
+    await seed(owner.api, secret, [insert('Plans', 'Secret zeppelin plans.')]);
+    await owner.api.spaces.updateSpaceById(secret, { defaultLevel: null } as never);
+    reader = await createUser(server);
+    await addMember(owner, orgId, reader, 'read');
+  });
+
+  it('groups hits by space, in rank order', async () => {
+    const { data } = await owner.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' });
+    expect(data.count).toBe(2);
+    const items = data.items as SearchSpaceResult[];
+    expect(items.map((i) => i.title).sort()).toEqual(['Board minutes', 'Shared manual']);
+    for (const item of items) {
+      expect(item.type).toBe('space');
+      expect(item.score).toBe(Math.max(...item.pages.map((p) => p.score)));
+    }
+    expect(items.flatMap((i) => i.pages.map((p) => p.rank)).sort()).toEqual([1, 2]);
+  });
+
+  it('covers only the spaces the caller may read', async () => {
+    const { data } = await reader.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' });
+    expect(data.items.map((i) => i.id)).toEqual([shared]);
+    expect(data.count).toBe(1);
+    expect((await failure(reader.api.spaces.searchSpaceContent(secret, { query: 'zeppelin' }))).code).toBe(
+      404,
+    );
+    const outsider = await createUser(server);
+    expect(
+      (await failure(outsider.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' }))).code,
+    ).toBe(404);
+    // A deleted space is not searched.
+    await owner.api.spaces.deleteSpaceById(shared);
+    const after = await owner.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' });
+    expect(after.data.items.map((i) => i.id)).toEqual([secret]);
+    await owner.api.spaces.restoreSpace(shared);
+  });
+});
+
+describe('freshness', () => {
+  it('re-indexes what a merge changed, in the background', async () => {
+    const id = await space('Changing', 'en');
+    const ids = await seed(owner.api, id, [
+      insert('Parent', 'Top.', { slug: 'parent' }),
+      insert('Stable', 'Nothing moves here.'),
+    ]);
+    const child = await seed(owner.api, id, [
+      insert('Child', 'The walrus sleeps.', { into: ids.get('Parent') }),
+    ]);
+    const { services } = server.app.quire;
+    await services.jobs.runDue();
+    expect(titles((await searchSpace(id, 'walrus')).items)).toEqual(['Child']);
+
+    const cr = await newChangeRequest(owner.api, id);
+    await write(owner.api, id, cr, [
+      { operation: 'update_page', page: child.get('Child')!, document: { markdown: 'The narwhal swims.' } },
+      { operation: 'update_page', page: ids.get('Parent')!, title: 'Ocean', slug: 'ocean' },
+    ]);
+    await owner.api.spaces.mergeChangeRequest(id, cr);
+    const db = server.app.quire.deps.db;
+    const queued = await db
+      .selectFrom('jobs')
+      .select(['payload', 'status'])
+      .where('kind', '=', 'search.index')
+      .where('status', '=', 'queued')
+      .execute();
+    expect(queued.map((j) => JSON.parse(j.payload).spaceId)).toContain(id);
+    const before = await db
+      .selectFrom('search_spaces')
+      .selectAll()
+      .where('space_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const current = await db
+      .selectFrom('spaces')
+      .select('revision_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(before.revision_id).not.toBe(current.revision_id);
+
+    await services.jobs.runDue();
+    const after = await db
+      .selectFrom('search_spaces')
+      .selectAll()
+      .where('space_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(after.revision_id).toBe(current.revision_id);
+    expect(titles((await searchSpace(id, 'walrus')).items)).toEqual([]);
+    const hit = (await searchSpace(id, 'narwhal')).items[0]!;
+    // The child's text was re-read; its path and ancestors followed the renamed parent.
+    expect(hit).toMatchObject({ title: 'Child', path: 'ocean/child', ancestors: [{ title: 'Ocean' }] });
+  });
+
+  it('catches up when a job was lost, and drops the index of purged spaces', async () => {
+    const id = await space('Lost job', 'en');
+    await seed(owner.api, id, [insert('First', 'The pangolin.')]);
+    const { services, deps } = server.app.quire;
+    await services.jobs.runDue();
+    const cr = await newChangeRequest(owner.api, id);
+    await write(owner.api, id, cr, [insert('Second', 'The okapi.')]);
+    await owner.api.spaces.mergeChangeRequest(id, cr);
+    await deps.db
+      .deleteFrom('jobs')
+      .where('kind', '=', 'search.index')
+      .where('status', '=', 'queued')
+      .execute();
+
+    const { synced } = await services.searchEngine.reconcile();
+    expect(synced).toBeGreaterThanOrEqual(1);
+    const state = await deps.db
+      .selectFrom('search_spaces')
+      .selectAll()
+      .where('space_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const row = await deps.db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(state.revision_id).toBe(row.revision_id);
+    expect((await services.searchEngine.reconcile()).synced).toBe(0);
+
+    await deps.db.deleteFrom('spaces').where('id', '=', id).execute();
+    await services.searchEngine.reconcile();
+    const left = await deps.db
+      .selectFrom('search_sections')
+      .select('id')
+      .where('space_id', '=', id)
+      .execute();
+    expect(left).toEqual([]);
+    expect(
+      await deps.db
+        .selectFrom('search_spaces')
+        .select('space_id')
+        .where('space_id', '=', id)
+        .executeTakeFirst(),
+    ).toBeUndefined();
+  });
+});
+
+describe('a server with its worker running', () => {
+  it('reconciles at start-up and indexes merges in the background', async () => {
+    const live = await startTestServer({ worker: true });
+    try {
+      const api = live.admin.api;
+      const { db } = live.app.quire.deps;
+      const reconcile = await db
+        .selectFrom('jobs')
+        .select('kind')
+        .where('kind', '=', 'search.reconcile')
+        .execute();
+      expect(reconcile.length).toBeGreaterThanOrEqual(1);
+      const id = (await api.orgs.createSpace(live.admin.orgId, { title: 'Live' })).data.id;
+      await seed(api, id, [insert('Live page', 'The axolotl regrows.')]);
+      const current = await db
+        .selectFrom('spaces')
+        .select('revision_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const state = await db
+          .selectFrom('search_spaces')
+          .select('revision_id')
+          .where('space_id', '=', id)
+          .executeTakeFirst();
+        if (state?.revision_id === current.revision_id) break;
+        if (Date.now() > deadline) throw new Error('the worker did not index the merge');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { data } = await api.spaces.searchSpaceContent(id, { query: 'axolotl' });
+      expect(titles(data.items)).toEqual(['Live page']);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('published site search', () => {
+  it('covers only the sections and pages the visitor may see', async () => {
+    const base = await space('Site basics');
+    const pro = await space('Site pro');
+    await seed(owner.api, base, [
+      insert('Intro', 'The quokka is friendly.'),
+      insert('Draft', 'An unreleased quokka.', { hidden: true }),
+    ]);
+    await seed(owner.api, pro, [insert('Advanced', 'The quokka expert mode.')]);
+    const site = await publishedSite(owner, orgId, [base], SiteVisibility.Public, 'Searchable');
+    await owner.api.orgs.updateSiteById(orgId, site.id, { adaptiveContent: { enabled: true } } as never);
+    await owner.api.orgs.addSectionToSite(orgId, site.id, { spaceId: base, title: 'Basics' } as never);
+    const section = await owner.api.orgs.addSectionToSite(orgId, site.id, {
+      spaceId: pro,
+      title: 'Pro',
+    } as never);
+    await owner.api.orgs.updateSiteSectionById(orgId, site.id, section.data.id, {
+      condition: 'visitor.claims.plan == "pro"',
+    } as never);
+    const published = (await owner.api.orgs.getSiteById(orgId, site.id)).data;
+    const root = published.urls.published!.endsWith('/')
+      ? published.urls.published!
+      : `${published.urls.published}/`;
+
+    const search = async (cookie?: string) => {
+      const res = await visit(`${root}~search?q=quokka`, cookie ? { cookie } : {});
+      expect(res.status).toBe(200);
+      return (JSON.parse(res.body) as { results: Array<{ title: string; snippet: string }> }).results;
+    };
+    const anonymous = await search();
+    expect(anonymous.map((r) => r.title)).toEqual(['Intro']);
+    expect(anonymous[0]!.snippet).toBe('The quokka is friendly.');
+
+    const { privateKey } = (await owner.api.orgs.getSitePublishingAuthById(orgId, site.id)).data;
+    const token = signVisitorToken({ plan: 'pro', exp: Math.floor(Date.now() / 1000) + 600 }, privateKey);
+    const cookie = cookiesOf((await visit(`${root}?jwt_token=${token}`)).headers);
+    expect((await search(cookie)).map((r) => r.title).sort()).toEqual(['Advanced', 'Intro']);
+  });
+});
