@@ -75,7 +75,7 @@ export async function decideAccess(
             .where('site_id', '=', site.id)
             .executeTakeFirst()
         : undefined;
-    if (!link || !link.active)
+    if (!link?.active)
       return { kind: 'deny', status: 404, message: 'This site is only visible through a valid share link.' };
   }
   let claims: VisitorClaims = {};

@@ -10,7 +10,6 @@ import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import { visibleSpaces } from '../spaces/visibility.js';
-import type { UserRow } from '../users/present.js';
 import type { ChangeRequestView } from './present.js';
 import type {
   CreateChangeRequestBody,

@@ -43,7 +43,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('site_section_groups_site').on('site_section_groups').column('site_id').execute();
+  await db.schema
+    .createIndex('site_section_groups_site')
+    .on('site_section_groups')
+    .column('site_id')
+    .execute();
 
   await db.schema
     .createTable('site_sections')
@@ -76,7 +80,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('customization', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('site_spaces_site').on('site_spaces').columns(['site_id', 'section_id']).execute();
+  await db.schema
+    .createIndex('site_spaces_site')
+    .on('site_spaces')
+    .columns(['site_id', 'section_id'])
+    .execute();
   await db.schema.createIndex('site_spaces_space').on('site_spaces').column('space_id').execute();
 
   await db.schema
