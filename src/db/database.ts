@@ -78,10 +78,14 @@ async function openPostgres(url: string, schema: string | undefined, poolSize = 
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  // The schema the connection really uses (the URL may set a search path). The migrator needs it
+  // named: without it, migration tables in any other schema of the cluster count as ours.
+  const effective =
+    schema ?? (await pool.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
   return {
     db,
     dialect: 'postgres',
-    schema,
+    schema: effective,
     cache: NO_CACHE,
     close: () => db.destroy(),
   };

@@ -175,13 +175,14 @@ describe('collections', () => {
     const s1 = await newSpace('Doomed space', inner.id);
     const s2 = await newSpace('Doomed sibling', top.id);
     expect((await admin.api.collections.deleteCollectionById(top.id)).status).toBe(204);
+    // Calls start one at a time: a rejection must not wait unhandled while another is awaited.
     for (const call of [
-      admin.api.collections.getCollectionById(top.id),
-      admin.api.collections.getCollectionById(inner.id),
-      admin.api.spaces.getSpaceById(s1.id),
-      admin.api.spaces.getSpaceById(s2.id),
+      () => admin.api.collections.getCollectionById(top.id),
+      () => admin.api.collections.getCollectionById(inner.id),
+      () => admin.api.spaces.getSpaceById(s1.id),
+      () => admin.api.spaces.getSpaceById(s2.id),
     ]) {
-      expect((await failure(call)).code).toBe(404);
+      expect((await failure(call())).code).toBe(404);
     }
     const listed = (await admin.api.orgs.listSpacesInOrganizationById(orgId)).data.items.map((s) => s.id);
     expect(listed).not.toContain(s1.id);
