@@ -97,9 +97,20 @@ export interface Word {
   bigram: boolean;
 }
 
+/** Any character outside ASCII. */
+const NON_ASCII = /\P{ASCII}/u;
+/** What RUN matches in ASCII text: the only ASCII letters and digits are these. */
+const ASCII_RUN = /[A-Za-z0-9]+/g;
+
 /** The words of a text, in order. */
 export function words(text: string): Word[] {
   const out: Word[] = [];
+  if (!NON_ASCII.test(text)) {
+    // The common case, without the Unicode classes: the same words, found faster.
+    for (const run of text.matchAll(ASCII_RUN))
+      out.push({ text: run[0], start: run.index, end: run.index + run[0].length, bigram: false });
+    return out;
+  }
   for (const run of text.matchAll(RUN)) {
     const start = run.index;
     const value = run[0];

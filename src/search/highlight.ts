@@ -55,8 +55,13 @@ export class Highlighter {
     this.positive = [...plan.must];
   }
 
+  /** The last title analysed: the sections of a page share it. */
+  private title: { text: string; tokens: Token[] } | undefined;
+
   match(section: SectionText): SectionMatch {
-    const title = documentTokens(section.title);
+    if (this.title?.text !== section.title)
+      this.title = { text: section.title, tokens: documentTokens(section.title) };
+    const title = this.title.tokens;
     const heading = documentTokens(section.heading);
     const body = documentTokens(section.text);
     let all = this.positive.length > 0;

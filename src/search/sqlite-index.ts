@@ -82,30 +82,53 @@ export class SqliteSearchIndex extends SqlSearchIndex {
             SELECT y.space_id, y.page_id FROM search_fts e JOIN search_sections y ON y.id = e.rowid
             WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
         : sql``;
-    const ranked = sql`
-      WITH m AS MATERIALIZED (
-        SELECT f.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts f WHERE f.search_fts MATCH ${query}
-      ),
-      hit AS (
-        SELECT x.space_id, x.page_id,
+    // Every matching section in the scope with its tier: the bonuses for the page title, a
+    // heading and the words together. The score is tier + bm25 / (1 + bm25) (below 1), so a
+    // page's rank is decided by its best tier first, and bm25 matters within a tier only.
+    // A section's page row is written and removed with it: it is read only for `hidden`.
+    const pages = scope.includeHidden
+      ? sql``
+      : sql`CROSS JOIN search_pages p ON p.space_id = x.space_id AND p.page_id = x.page_id`;
+    const hits = sql`
+      m AS MATERIALIZED (SELECT f.rowid AS sid FROM search_fts f WHERE f.search_fts MATCH ${query}),
+      hit AS MATERIALIZED (
+        SELECT x.id AS sid, x.space_id, x.page_id,
           ${flag(toFts5(plan.must, { column: 'title' }), 4)} + ${flag(toFts5(plan.must, { column: 'heading' }), 2)}
-          + ${together} + (0.0 - m.bm) / (1.0 - m.bm) AS score
+          + ${together} AS tier
         FROM m
-        JOIN search_sections x ON x.id = m.sid
-        JOIN search_pages p ON p.space_id = x.space_id AND p.page_id = x.page_id
-        JOIN spaces s ON s.id = x.space_id
+        CROSS JOIN search_sections x ON x.id = m.sid
+        ${pages}
+        CROSS JOIN spaces s ON s.id = x.space_id
         WHERE ${this.scopeSql(scope)} ${excluded}
       ),
-      ranked AS MATERIALIZED (SELECT space_id, page_id, MAX(score) AS score FROM hit GROUP BY space_id, page_id)`;
+      tiers AS MATERIALIZED (SELECT space_id, page_id, MAX(tier) AS tier FROM hit GROUP BY space_id, page_id)`;
+    // bm25 costs a lookup per row: on the first page of results it is computed only for the
+    // sections that can reach it - the best-tier sections of pages whose best tier is at least
+    // the tier of the limit-th page. Later pages (a cursor) rank every match.
+    const candidates = cursor
+      ? sql`SELECT sid, space_id, page_id, tier FROM hit`
+      : sql`SELECT h.sid, h.space_id, h.page_id, h.tier FROM hit h
+          JOIN tiers t ON t.space_id = h.space_id AND t.page_id = h.page_id AND t.tier = h.tier
+          WHERE t.tier >= COALESCE((SELECT tier FROM tiers ORDER BY tier DESC LIMIT 1 OFFSET ${limit - 1}), -1)`;
     const { rows } = await sql<{ space_id: string; page_id: string; score: number; total: number }>`
-      ${ranked}
-      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM ranked) AS total FROM ranked
+      WITH ${hits},
+      c AS MATERIALIZED (${candidates}),
+      f AS MATERIALIZED (
+        SELECT f.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts f
+        WHERE f.search_fts MATCH ${query} AND +f.rowid IN (SELECT sid FROM c)
+      ),
+      scored AS (
+        SELECT c.space_id, c.page_id, c.tier + (0.0 - f.bm) / (1.0 - f.bm) AS score
+        FROM f JOIN c ON c.sid = f.sid
+      ),
+      ranked AS MATERIALIZED (SELECT space_id, page_id, MAX(score) AS score FROM scored GROUP BY space_id, page_id)
+      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM tiers) AS total FROM ranked
       WHERE ${this.cursorSql(cursor)}
       ORDER BY score DESC, space_id, page_id
       LIMIT ${limit}`.execute(this.db);
     let total = rows[0]?.total;
     if (total === undefined) {
-      const counted = await sql<{ n: number }>`${ranked} SELECT COUNT(*) AS n FROM ranked`.execute(this.db);
+      const counted = await sql<{ n: number }>`WITH ${hits} SELECT COUNT(*) AS n FROM tiers`.execute(this.db);
       total = Number(counted.rows[0]?.n ?? 0);
     }
     return {

@@ -1,0 +1,217 @@
+/**
+ * bench/search: 10,000 generated documentation pages (bench/search/corpus.ts) in one space,
+ * indexed by the search indexer (pages per second, index size), then 200 mixed queries
+ * (common words, rare words, quoted phrases, prefixes, two and three words) through
+ * SearchService.inSpace - the method behind `GET /v1/spaces/{id}/search`, first page, default
+ * limit (100 hits with their sections and snippets), without the HTTP layer - and the same
+ * queries against MiniSearch over the same pages in memory, in the same process. Target on
+ * SQLite: median no slower than MiniSearch.
+ *
+ *   npm run bench:search                             # SQLite
+ *   DATABASE_URL=postgres://... npm run bench:search  # PostgreSQL (an isolated schema, dropped after)
+ *
+ * BENCH_PAGES changes the number of pages (default 10,000).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import MiniSearch from 'minisearch';
+import { buildApp } from '../../src/app.js';
+import type { Actor } from '../../src/auth/actor.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { newId } from '../../src/ids.js';
+import { median } from '../lib.js';
+import { Corpus, toDocument, toMarkdown } from './corpus.js';
+import { type BenchQuery, mixedQueries, type QueryKind } from './queries.js';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
+const BATCH = 50;
+const PER_CHANGE_REQUEST = 10; // batches of 50 changes per change request, then a merge
+const WARMUP = 30;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-search-'));
+const schema = `bench_${newId(8).toLowerCase()}`;
+const database = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL,
+  sqliteFile: path.join(dir, 'quire.db'),
+  pgSchema: schema,
+});
+const db = database.db;
+const dialect = database.dialect;
+
+try {
+  await migrateToLatest(database);
+  const config = loadConfig({ LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_DATA_DIR: dir });
+  const app = await buildApp({ config, database, logger: false, jobs: false });
+  const { services } = app.quire;
+
+  const owner = await services.users.create({ email: 'owner@bench.test', displayName: 'Owner' });
+  const actor: Actor = { userId: owner.id, tokenId: 'bench', email: owner.email };
+  const org = await services.orgs.create(owner.id, { title: 'Bench org' });
+  const space = await services.spaces.create(actor, org.row.id, { title: 'Docs', language: 'en' });
+  const spaceId = space.row.id;
+
+  // ---- content --------------------------------------------------------------------------
+  let started = performance.now();
+  const corpus = new Corpus(PAGES);
+  const markdown = corpus.pages.map(toMarkdown);
+  const textBytes = markdown.reduce((n, m) => n + Buffer.byteLength(m), 0);
+  log(
+    `search bench on ${dialect}: ${PAGES} pages, ${(textBytes / PAGES / 1024).toFixed(2)} KiB of markdown each (${(textBytes / 1024 / 1024).toFixed(1)} MiB), generated in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  started = performance.now();
+  const ids: string[] = [];
+  for (let start = 0; start < PAGES; start += BATCH * PER_CHANGE_REQUEST) {
+    const cr = await services.changeRequests.create(actor, spaceId, { subject: `seed ${start}` });
+    for (let from = start; from < Math.min(PAGES, start + BATCH * PER_CHANGE_REQUEST); from += BATCH) {
+      const changes = corpus.pages.slice(from, from + BATCH).map((page) => {
+        const parent = page.parent === null ? undefined : (ids[page.parent] ?? `p${page.parent}`);
+        return {
+          operation: 'insert_page' as const,
+          title: page.title,
+          ref: `p${page.index}`,
+          ...(parent ? { into: parent } : {}),
+          document: { markdown: markdown[page.index]! },
+        };
+      });
+      const outcome = await services.contentWrites.apply(actor, spaceId, cr.row.id, changes);
+      for (const change of outcome.changes)
+        if (change.object === 'created_page' && change.ref) ids[Number(change.ref.slice(1))] = change.page;
+    }
+    await services.merges.merge(actor, spaceId, cr.row.id);
+  }
+  log(`seeded through the services in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // ---- indexing -------------------------------------------------------------------------
+  const sizeBefore = await indexBytes();
+  started = performance.now();
+  const outcome = await services.searchEngine.indexer.sync(spaceId);
+  const indexMs = performance.now() - started;
+  if (outcome !== 'updated') throw new Error(`indexing answered ${outcome}`);
+  const sizes = await indexBytes();
+  const counts = await db
+    .selectFrom('search_sections')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+
+  // ---- queries --------------------------------------------------------------------------
+  const queries = mixedQueries(corpus);
+  const quire = async (q: BenchQuery) =>
+    (await services.search.inSpace(actor, spaceId, { query: q.text })).count;
+  const quireRun = await measure(queries, quire);
+
+  const mini = new MiniSearch({
+    fields: ['title', 'headings', 'body'],
+    searchOptions: { combineWith: 'AND', prefix: (_term, i, terms) => i === terms.length - 1 },
+  });
+  const heapBefore = process.memoryUsage().heapUsed;
+  started = performance.now();
+  mini.addAll(corpus.pages.map(toDocument));
+  const miniIndexMs = performance.now() - started;
+  const miniHeap = process.memoryUsage().heapUsed - heapBefore;
+  const miniSearch = async (q: BenchQuery) =>
+    q.kind === 'phrase'
+      ? mini.search(q.text.replaceAll('"', ''), { prefix: false }).length
+      : mini.search(q.text).length;
+  const miniRun = await measure(queries, miniSearch);
+
+  // ---- report ---------------------------------------------------------------------------
+  const ms = (n: number) => `${n.toFixed(2)} ms`;
+  log('');
+  log(
+    `indexing   ${PAGES} pages (${Number(counts.n)} sections) in ${(indexMs / 1000).toFixed(1)} s: ${Math.round((PAGES / indexMs) * 1000)} pages/s   (MiniSearch in memory: ${Math.round((PAGES / miniIndexMs) * 1000)} pages/s)`,
+  );
+  log(
+    `index size ${mib(sizes.total - sizeBefore.total)} (${sizes.detail})   markdown ${mib(textBytes)}   (MiniSearch heap ~${mib(miniHeap)})`,
+  );
+  log('');
+  log(
+    `200 queries          ${`Quire ${dialect}`.padStart(16)} ${'MiniSearch'.padStart(12)} ${'ratio'.padStart(7)}`,
+  );
+  const row = (label: string, a: number, b: number) =>
+    log(`${label.padEnd(20)} ${ms(a).padStart(16)} ${ms(b).padStart(12)} ${(a / b).toFixed(2).padStart(7)}`);
+  row('median', quireRun.median, miniRun.median);
+  row('p99', quireRun.p99, miniRun.p99);
+  const kinds: QueryKind[] = ['common', 'rare', 'phrase', 'prefix', 'two words', 'three words'];
+  for (const kind of kinds) {
+    const pick = (run: Run) => run.samples.filter((s) => s.query.kind === kind);
+    row(`  median ${kind}`, median(pick(quireRun).map((s) => s.ms)), median(pick(miniRun).map((s) => s.ms)));
+  }
+  const hits = (run: Run) => Math.round(median(run.samples.map((s) => s.hits)));
+  log(
+    `median matches       ${String(hits(quireRun)).padStart(16)} ${String(hits(miniRun)).padStart(12)}   (Quire: pages with all words in one section, stemmed; first page of 100 hits with snippets. MiniSearch: all matching pages, ids and scores)`,
+  );
+
+  await app.close();
+} finally {
+  if (dialect === 'postgres')
+    await sql
+      .raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      .execute(db)
+      .catch(() => {});
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+interface Run {
+  samples: Array<{ query: BenchQuery; ms: number; hits: number }>;
+  median: number;
+  p99: number;
+}
+
+/** A warm-up on the first queries, then each query once, in order. */
+async function measure(queries: BenchQuery[], run: (q: BenchQuery) => Promise<number>): Promise<Run> {
+  for (const q of queries.slice(0, WARMUP)) await run(q);
+  const samples: Run['samples'] = [];
+  for (const query of queries) {
+    const started = performance.now();
+    const hits = await run(query);
+    samples.push({ query, ms: performance.now() - started, hits });
+  }
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    samples,
+    median: median(sorted),
+    p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!,
+  };
+}
+
+/** Bytes of the search tables and their indexes. */
+async function indexBytes(): Promise<{ total: number; detail: string }> {
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ name: string; bytes: string; idx: string }>`
+      SELECT c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes, pg_indexes_size(c.oid)::text AS idx
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'search\\_%'`.execute(db);
+    const total = rows.reduce((n, r) => n + Number(r.bytes), 0);
+    const gin = await sql<{ bytes: string }>`
+      SELECT COALESCE(pg_relation_size(to_regclass('search_sections_vector')), 0)::text AS bytes`.execute(db);
+    return {
+      total,
+      detail: `GIN ${mib(Number(gin.rows[0]?.bytes ?? 0))}, ${rows
+        .filter((r) => Number(r.bytes) > 1024 * 1024)
+        .map((r) => `${r.name} ${mib(Number(r.bytes))} incl. indexes ${mib(Number(r.idx))}`)
+        .join(', ')}`,
+    };
+  }
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  const { rows } = await sql<{ name: string; bytes: number }>`
+    SELECT d.name AS name, SUM(d.pgsize) AS bytes FROM dbstat d
+    WHERE d.name LIKE 'search\\_%' ESCAPE '\\' OR d.name LIKE 'sqlite_autoindex_search\\_%' ESCAPE '\\'
+    GROUP BY d.name`.execute(db);
+  const total = rows.reduce((n, r) => n + Number(r.bytes), 0);
+  const fts = rows.filter((r) => r.name.startsWith('search_fts')).reduce((n, r) => n + Number(r.bytes), 0);
+  return {
+    total,
+    detail: `FTS5 terms ${mib(fts)}, stored sections, pages and vocabulary ${mib(total - fts)}`,
+  };
+}
+
+function mib(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
