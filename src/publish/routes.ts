@@ -16,11 +16,16 @@ export function publishedSiteRoutes(app: App, server: SiteServer): void {
     for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
     return reply.send(response.body);
   };
-  const requestOf = (request: FastifyRequest, site: SiteRequest['site'], path: string): SiteRequest => {
+  /** `path` picks the site path out of the URL requested (parsed once per request). */
+  const requestOf = (
+    request: FastifyRequest,
+    site: SiteRequest['site'],
+    path: string | ((url: URL) => string),
+  ): SiteRequest => {
     const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? publicHost}`);
     return {
       site,
-      path,
+      path: typeof path === 'string' ? path : path(url),
       query: url.searchParams,
       headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
       url: url.toString(),
@@ -48,8 +53,11 @@ export function publishedSiteRoutes(app: App, server: SiteServer): void {
     // `/sites/{id}` without the slash: relative links need the directory form.
     if (rest === '' && !new URL(request.url, 'http://x').pathname.endsWith('/'))
       return reply.redirect(`${SITES_PREFIX}/${encodeURIComponent(siteId)}/`, 301);
-    const path = new URL(request.url, 'http://x').pathname.slice(`${SITES_PREFIX}/${siteId}/`.length);
-    return send(reply, await server.handle(requestOf(request, { id: siteId }, path)));
+    const prefix = `${SITES_PREFIX}/${siteId}/`.length;
+    return send(
+      reply,
+      await server.handle(requestOf(request, { id: siteId }, (url) => url.pathname.slice(prefix))),
+    );
   };
   const options = { config: { public: true }, schema: { hide: true } };
   app.get(`${SITES_PREFIX}/:siteId`, options, handler);

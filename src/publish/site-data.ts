@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Database, Db } from '../db/database.js';
 import type {
   SiteSectionGroupsTable,
   SiteSectionsTable,
@@ -26,10 +27,25 @@ export interface PublishedSite {
 const byPosition = (a: { position: number; id: string }, b: { position: number; id: string }) =>
   Number(a.position) - Number(b.position) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export async function loadPublishedSite(
-  db: Db,
-  where: { id: string } | { hostname: string },
+/**
+ * Every request to a site reads its structure. On SQLite that is five point queries, kept in the
+ * database's ReadCache until the next commit (by this process or another), so a change to the
+ * site, its structure or its spaces shows on the very next request all the same. PostgreSQL has
+ * no such cache, and each query is a round trip: there it is one statement instead.
+ */
+export function loadPublishedSite(
+  database: Pick<Database, 'db' | 'dialect' | 'cache'>,
+  where: SiteWhere,
 ): Promise<PublishedSite | undefined> {
+  const { db, dialect, cache } = database;
+  if (dialect === 'postgres') return readPublishedSitePg(db, where);
+  const key = 'id' in where ? `published-site:id:${where.id}` : `published-site:host:${where.hostname}`;
+  return cache.read(key, () => readPublishedSite(db, where));
+}
+
+type SiteWhere = { id: string } | { hostname: string };
+
+async function readPublishedSite(db: Db, where: SiteWhere): Promise<PublishedSite | undefined> {
   let query = db.selectFrom('sites').selectAll();
   query = 'id' in where ? query.where('id', '=', where.id) : query.where('hostname', '=', where.hostname);
   const site = await query.executeTakeFirst();
@@ -51,6 +67,47 @@ export async function loadPublishedSite(
           .where('org_id', '=', site.org_id)
           .where('deleted_at', 'is', null)
           .execute();
+  return assemble(site, groups, sections, links, spaces);
+}
+
+/**
+ * The same rows in one statement, each as JSON tagged with its table. Every column of these
+ * tables is text, integer or bigint, which JSON carries unchanged (bigints as numbers, as the
+ * driver's int8 parser reads them), so the rows are the ones the five queries would read. A flat
+ * UNION ALL plans in a fraction of the time nested JSON aggregates take.
+ */
+async function readPublishedSitePg(db: Db, where: SiteWhere): Promise<PublishedSite | undefined> {
+  const thisSite = 'id' in where ? sql`id = ${where.id}` : sql`hostname = ${where.hostname}`;
+  const siteId = sql`(select id from sites where ${thisSite})`;
+  const { rows } = await sql<{ k: number; j: never }>`
+    select 0 as k, to_json(s) as j from sites s where ${thisSite}
+    union all select 1, to_json(g) from site_section_groups g where g.site_id = ${siteId}
+    union all select 2, to_json(x) from site_sections x where x.site_id = ${siteId}
+    union all select 3, to_json(l) from site_spaces l where l.site_id = ${siteId}
+    union all select 4, to_json(sp) from spaces sp
+      where sp.id in (select space_id from site_spaces where site_id = ${siteId})
+        -- A space moved to another organization is no longer published by this one's sites.
+        and sp.org_id = (select org_id from sites where ${thisSite})
+        and sp.deleted_at is null`.execute(db);
+  const site = rows.find((r) => r.k === 0)?.j as SitesTable | undefined;
+  if (!site) return undefined;
+  const of = <T>(k: number): T[] => rows.filter((r) => r.k === k).map((r) => r.j as T);
+  return assemble(
+    site,
+    of<SiteSectionGroupsTable>(1),
+    of<SiteSectionsTable>(2),
+    of<SiteSpacesTable>(3),
+    of<SpacesTable>(4),
+  );
+}
+
+function assemble(
+  site: SitesTable,
+  groups: SiteSectionGroupsTable[],
+  sections: SiteSectionsTable[],
+  links: SiteSpacesTable[],
+  spaces: SpacesTable[],
+): PublishedSite {
   const spaceById = new Map(spaces.map((s) => [s.id, s]));
   const siteSpaces = links
     .filter((l) => spaceById.has(l.space_id))

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { PageIndex } from '../areas/content/page-index.js';
 import type { OpenContent } from '../areas/content/service.js';
 import type { ContentRef } from '../content/document-schema.js';
 import type { PageNode } from '../content/tree.js';
+import type { SpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { Lru } from '../lru.js';
 import type { Services } from '../services.js';
@@ -62,8 +64,16 @@ const HTML = 'text/html; charset=utf-8';
 export class SiteServer {
   readonly addresses: SiteAddresses;
   private readonly search: SiteSearch;
-  private readonly rendered = new Lru<string, string>(2048);
+  /** Rendered pages by ETag, as the bytes sent (encoding a page of hundreds of KB costs per answer). */
+  private readonly rendered = new Lru<string, Buffer>(2048);
   private readonly conditions = new Lru<string, ReturnType<typeof parseCondition> | null>(512);
+  /**
+   * The content each space row shows. A row object comes back from `loadPublishedSite` only while
+   * the database is unchanged (its ReadCache), so the same object always means the same revision;
+   * without that cache (PostgreSQL) every request reads fresh rows and this never hits.
+   */
+  private readonly opened = new WeakMap<SpacesTable, OpenContent>();
+  private readonly etags = new Lru<string, string>(8192);
 
   constructor(
     private readonly deps: Deps,
@@ -96,8 +106,8 @@ export class SiteServer {
       });
     if (segments[0] === '~assets') return this.asset(segments[1]);
 
-    const published = await loadPublishedSite(this.deps.db, request.site);
-    if (!published || !published.site.published) return this.status(404, 'There is no published site here.');
+    const published = await loadPublishedSite(this.deps.database, request.site);
+    if (!published?.site.published) return this.status(404, 'There is no published site here.');
     const { site } = published;
     const presented = presentedBy(site, request.query, parseCookies(request.headers.cookie));
     const decision = await decideAccess(
@@ -133,8 +143,8 @@ export class SiteServer {
       if (first) return redirect(siteSpaceHref(this.addresses, published, first));
       return this.status(404, 'This page does not exist, or you may not see it.', protectedSite);
     }
-    const open = await this.services.content.openPublished(location.siteSpace.space);
-    const first = firstDocument(open.index);
+    const open = await this.openPublished(location.siteSpace.space);
+    const first = firstDocumentOf(open.index);
     let page: PageNode | undefined;
     if (location.pagePath === '' || (markdownView && location.pagePath === 'index')) {
       page =
@@ -153,7 +163,7 @@ export class SiteServer {
       page = undefined;
     }
     if (page && page.type === 'link' && page.href) return redirect(page.href);
-    if (!page || page.type !== 'document') {
+    if (page?.type !== 'document') {
       const frame = this.frame(visible, location, open, undefined, noindex);
       return {
         status: 404,
@@ -162,12 +172,20 @@ export class SiteServer {
       };
     }
 
-    const etag = `"${digest([VERSION, SITE_ASSETS.version, published.fingerprint, visible.key, location.siteSpace.id, page.id, markdownView ? 'md' : 'html'])}"`;
+    const etag = this.etagOf([
+      VERSION,
+      SITE_ASSETS.version,
+      published.fingerprint,
+      visible.key,
+      location.siteSpace.id,
+      page.id,
+      markdownView ? 'md' : 'html',
+    ]);
     const cacheHeaders = {
       ETag: etag,
       'Cache-Control': protectedSite ? 'private, no-cache' : 'public, no-cache',
     };
-    if (request.headers.ifNoneMatch && request.headers.ifNoneMatch.split(/\s*,\s*/).includes(etag))
+    if (request.headers.ifNoneMatch?.split(/\s*,\s*/).includes(etag))
       return { status: 304, headers: cacheHeaders, body: '' };
 
     if (markdownView) {
@@ -184,10 +202,33 @@ export class SiteServer {
     }
     let html = this.rendered.get(etag);
     if (html === undefined) {
-      html = await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex);
+      html = Buffer.from(
+        await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex),
+        'utf8',
+      );
       this.rendered.set(etag, html);
     }
     return { status: 200, headers: { ...this.htmlHeaders(common), ...cacheHeaders }, body: html };
+  }
+
+  /** A page's ETag: a digest of what it depends on, computed once per combination. */
+  private etagOf(parts: string[]): string {
+    const key = parts.join('\0');
+    let etag = this.etags.get(key);
+    if (etag === undefined) {
+      etag = `"${digest(key)}"`;
+      this.etags.set(key, etag);
+    }
+    return etag;
+  }
+
+  private async openPublished(space: SpacesTable): Promise<OpenContent> {
+    let open = this.opened.get(space);
+    if (!open) {
+      open = await this.services.content.openPublished(space);
+      this.opened.set(space, open);
+    }
+    return open;
   }
 
   private async renderDocumentPage(
@@ -226,7 +267,7 @@ export class SiteServer {
   ): SiteFrame {
     const { published } = visible;
     const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
-    const first = firstDocument(open.index);
+    const first = firstDocumentOf(open.index);
     const links = this.documentLinks(open, spaceRoot, first);
     const hrefOf = (ref: ContentRef): string | undefined => {
       if (ref.kind === 'url') return safeUrl(ref.url);
@@ -323,9 +364,9 @@ export class SiteServer {
   private async contentsOf(visible: VisibleSite) {
     const out: Array<{ siteSpace: SiteSpaceRow; open: OpenContent; href: (pageId: string) => string }> = [];
     for (const siteSpace of visible.siteSpaces) {
-      const open = await this.services.content.openPublished(siteSpace.space);
+      const open = await this.openPublished(siteSpace.space);
       const root = siteSpaceHref(this.addresses, visible.published, siteSpace);
-      const first = firstDocument(open.index);
+      const first = firstDocumentOf(open.index);
       out.push({
         siteSpace,
         open,
@@ -432,6 +473,19 @@ export class SiteServer {
   }
 }
 
+/** Per page index (one per revision's content, immutable): its first document, found once. */
+const firstDocuments = new WeakMap<PageIndex, PageNode | null>();
+
+/** `firstDocument`, without walking the whole tree again on every request. */
+function firstDocumentOf(index: PageIndex): PageNode | undefined {
+  let first = firstDocuments.get(index);
+  if (first === undefined) {
+    first = firstDocument(index) ?? null;
+    firstDocuments.set(index, first);
+  }
+  return first ?? undefined;
+}
+
 function robotsHeader(noindex: boolean): Record<string, string> {
   return noindex ? { 'X-Robots-Tag': 'noindex' } : {};
 }
@@ -440,8 +494,8 @@ function redirect(location: string): SiteResponse {
   return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, body: '' };
 }
 
-function digest(parts: string[]): string {
-  return createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 27);
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 27);
 }
 
 /** Only web and mail links leave a customization; anything else (javascript:, data:) is dropped. */

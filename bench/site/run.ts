@@ -1,0 +1,334 @@
+/**
+ * bench/site: a published docs site of 2,000 pages (40 sections × 7 topics × 6 pages, ~1.5 KB of
+ * markdown each), seeded through the HTTP API (change requests of 50 inserts, merged), served
+ * by the built server. Measures the first render of every page (the slowest one is "the time to
+ * render the slowest page"), then page views per second at 50 connections cycling over all
+ * 2,000 URLs (A: full pages, B: revalidations with If-None-Match answered 304), against a bare
+ * node:http server answering the same bytes from memory in the same run. Target: ratio ≥ 0.3.
+ *
+ *   npm run bench:site                               # SQLite (builds dist first, like bench:api)
+ *   DATABASE_URL=postgres://... npm run bench:site   # PostgreSQL instead, in a schema of its own
+ *
+ * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 1),
+ * BENCH_TESTS (default `A,B`; one alone while profiling), BENCH_SKIP_BUILD=1 to reuse dist as it
+ * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops).
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isolatedStore } from '../../test/helpers/cli.js';
+import { freePort, median, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import { docsPages, type PageSpec } from './content.js';
+import { loadPages, type PageRequest, type PagesLoadResult } from './load.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** Which load tests to run. */
+const TESTS = (process.env.BENCH_TESTS ?? 'A,B').split(',');
+const TOKEN = 'bench-admin-token-0123456789abcdefghijkl';
+const BATCH = 50;
+/** Hop-by-hop and per-response headers the baseline writes itself. */
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+let lastProgress = 0;
+/** A progress line: rewritten in place on a terminal, else printed every few seconds. */
+function progress(line: string, done: boolean) {
+  if (process.stdout.isTTY) process.stdout.write(`\r${line}   ${done ? '\n' : ''}`);
+  else if (done || performance.now() - lastProgress > 5000) {
+    lastProgress = performance.now();
+    log(line);
+  }
+}
+
+async function startQuire(databaseUrl: string | null) {
+  const store = await isolatedStore(databaseUrl);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profile = process.env.BENCH_CPU_PROF;
+  const child = startProcess(
+    process.execPath,
+    [
+      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+      path.join(ROOT, 'dist/main.js'),
+      'serve',
+    ],
+    {
+      DATABASE_URL: '',
+      ...store.env,
+      PORT: String(port),
+      QUIRE_PUBLIC_URL: url,
+      QUIRE_ADMIN_TOKEN: TOKEN,
+      QUIRE_RATE_LIMIT: '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    },
+  );
+  try {
+    await waitFor200(`${url}/healthz`);
+  } catch (error) {
+    await stop(child);
+    await store.cleanup();
+    throw error;
+  }
+  return {
+    url,
+    async close() {
+      await stop(child);
+      await store.cleanup();
+    },
+  };
+}
+
+async function startBaseline(pagesFile: string, probe: string) {
+  const port = await freePort();
+  const child = startProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/site/baseline-server.ts')],
+    { PORT: String(port), BASELINE_PAGES: pagesFile },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor200(`${url}${probe}`, 120_000);
+  return { url, close: () => stop(child) };
+}
+
+function api(base: string) {
+  return async <T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    payload?: unknown,
+  ): Promise<T> => {
+    const res = await fetch(`${base}/v1${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+}
+
+/** The space, written 50 inserts per change request, each merged; then the site, published. */
+async function seed(base: string, specs: PageSpec[]) {
+  const call = api(base);
+  const orgs = await call<{ items: Array<{ id: string }> }>('GET', '/orgs');
+  const orgId = orgs.items[0]!.id;
+  const space = await call<{ id: string }>('POST', `/orgs/${orgId}/spaces`, { title: 'Product docs' });
+  const ids = new Map<string, string>();
+  const started = performance.now();
+  let written = 0;
+  for (const level of [0, 1, 2]) {
+    const specsAt = specs.filter((s) => s.level === level);
+    for (let start = 0; start < specsAt.length; start += BATCH) {
+      const batch = specsAt.slice(start, start + BATCH);
+      const cr = await call<{ id: string }>('POST', `/spaces/${space.id}/change-requests`, {
+        subject: `Docs ${written + 1}-${written + batch.length}`,
+      });
+      const outcome = await call<{ changes: Array<{ object: string; ref?: string; page: { id: string } }> }>(
+        'POST',
+        `/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`,
+        {
+          changes: batch.map((s) => ({
+            operation: 'insert_page',
+            ref: s.ref,
+            title: s.title,
+            slug: s.slug,
+            ...(s.parent ? { into: ids.get(s.parent)! } : {}),
+            document: { markdown: s.markdown },
+          })),
+        },
+      );
+      for (const change of outcome.changes)
+        if (change.object === 'created_page' && change.ref) ids.set(change.ref, change.page.id);
+      await call('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`);
+      written += batch.length;
+      const elapsed = performance.now() - started;
+      progress(
+        `  seeding: ${written}/${specs.length} pages in ${seconds(elapsed)} (${((elapsed / written) * BATCH).toFixed(0)} ms per change request of ${BATCH})`,
+        written === specs.length,
+      );
+    }
+  }
+  const seedMs = performance.now() - started;
+  const site = await call<{ id: string }>('POST', `/orgs/${orgId}/sites`, {
+    title: 'Product docs',
+    visibility: 'public',
+    spaces: [space.id],
+  });
+  const published = await call<{ urls: { published?: string } }>(
+    'POST',
+    `/orgs/${orgId}/sites/${site.id}/publish`,
+  );
+  const root = published.urls.published;
+  if (!root) throw new Error('the published site has no urls.published');
+  // Page paths as Quire answers them, in reading order (the first page is the site's root).
+  type Page = { id: string; type: string; path: string; pages?: Page[] };
+  const tree = await call<{ pages: Page[] }>('GET', `/spaces/${space.id}/content/pages`);
+  const paths: string[] = [];
+  const walk = (pages: Page[]) => {
+    for (const p of pages) {
+      if (p.type === 'document') paths.push(p.path);
+      walk(p.pages ?? []);
+    }
+  };
+  walk(tree.pages);
+  const rootDir = root.endsWith('/') ? root : `${root}/`;
+  const urls = paths.map((p, i) =>
+    i === 0 ? root : rootDir + p.split('/').map(encodeURIComponent).join('/'),
+  );
+  return { urls, seedMs };
+}
+
+interface Rendered {
+  url: string;
+  path: string;
+  etag: string;
+  body: string;
+  headers: Record<string, string>;
+  notModified: Record<string, string>;
+  ms: number;
+}
+
+function keptHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!OWN_HEADERS.has(name.toLowerCase())) kept[name] = value;
+  });
+  return kept;
+}
+
+/** One GET of every page, in order, timed; then one revalidation of each (must be 304). */
+async function warm(urls: string[]): Promise<Rendered[]> {
+  const out: Rendered[] = [];
+  const started = performance.now();
+  for (const url of urls) {
+    const t0 = performance.now();
+    const res = await fetch(url, { redirect: 'manual' });
+    const body = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
+    const etag = res.headers.get('etag');
+    if (!etag) throw new Error(`GET ${url} answered no ETag`);
+    out.push({
+      url,
+      path: new URL(url).pathname,
+      etag,
+      body,
+      headers: keptHeaders(res.headers),
+      notModified: {},
+      ms,
+    });
+    progress(
+      `  first render: ${out.length}/${urls.length} pages in ${seconds(performance.now() - started)}`,
+      out.length === urls.length,
+    );
+  }
+  for (const page of out) {
+    const res = await fetch(page.url, { redirect: 'manual', headers: { 'if-none-match': page.etag } });
+    await res.arrayBuffer();
+    if (res.status !== 304) throw new Error(`GET ${page.url} with its ETag -> ${res.status}`);
+    page.notModified = keptHeaders(res.headers);
+  }
+  return out;
+}
+
+function fmt(r: PagesLoadResult): string {
+  return `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ${(r.bytesPerSec / 1e6).toFixed(0).padStart(4)} MB/s  unexpected ${r.unexpected}  errors ${r.errors}`;
+}
+
+async function run(label: string, databaseUrl: string | null) {
+  log(`${label}:`);
+  const quire = await startQuire(databaseUrl);
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-site-'));
+  try {
+    const specs = docsPages();
+    const avg = specs.reduce((n, s) => n + Buffer.byteLength(s.markdown), 0) / specs.length;
+    log(`  space of ${specs.length} pages, ${(avg / 1024).toFixed(1)} KB of markdown each on average`);
+    const { urls, seedMs } = await seed(quire.url, specs);
+    log(`  seeded and published in ${seconds(seedMs)}: ${urls.length} page URLs under ${urls[0]}`);
+
+    const pages = await warm(urls);
+    const slowest = pages.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const renderMs = pages.map((p) => p.ms);
+    const htmlKb = pages.reduce((n, p) => n + Buffer.byteLength(p.body), 0) / pages.length / 1024;
+    log(
+      `  first render: median ${median(renderMs).toFixed(1)} ms, slowest ${slowest.ms.toFixed(1)} ms (${slowest.path}), the very first (the site's root, reading the revision) ${pages[0]!.ms.toFixed(1)} ms; HTML ${htmlKb.toFixed(0)} KB per page on average`,
+    );
+
+    const pagesFile = path.join(dir, 'pages.jsonl');
+    // One page a line: all of them in one string would pass V8's limit on string length.
+    const file = openSync(pagesFile, 'w');
+    for (const p of pages)
+      writeSync(
+        file,
+        `${JSON.stringify({ path: p.path, etag: p.etag, body: p.body, headers: p.headers, notModified: p.notModified })}\n`,
+      );
+    closeSync(file);
+    const results: Array<{ test: string; base: PagesLoadResult[]; ours: PagesLoadResult[] }> = [];
+    const baseline = await startBaseline(pagesFile, pages[0]!.path);
+    try {
+      const full: PageRequest[] = pages.map((p) => ({ path: p.path }));
+      const revalidate: PageRequest[] = pages.map((p) => ({
+        path: p.path,
+        headers: { 'if-none-match': p.etag },
+      }));
+      for (const [test, requests, status] of [
+        ['A: page views (200)', full, 200],
+        ['B: revalidations (304)', revalidate, 304],
+      ] as const) {
+        if (!TESTS.includes(test[0]!)) continue;
+        // Warm both up so neither pays for JIT compilation inside the measurement.
+        await loadPages(baseline.url, requests, status, CONNECTIONS, 2);
+        await loadPages(quire.url, requests, status, CONNECTIONS, 2);
+        const base: PagesLoadResult[] = [];
+        const ours: PagesLoadResult[] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          base.push(await loadPages(baseline.url, requests, status, CONNECTIONS, SECONDS));
+          ours.push(await loadPages(quire.url, requests, status, CONNECTIONS, SECONDS));
+          log(`  ${test} round ${round}: baseline ${fmt(base.at(-1)!)}`);
+          log(`  ${test} round ${round}: quire    ${fmt(ours.at(-1)!)}`);
+        }
+        results.push({ test, base, ours });
+      }
+    } finally {
+      await baseline.close();
+    }
+
+    log(`  ${'-'.repeat(86)}`);
+    log(
+      `  ${label.padEnd(8)} ${'test'.padEnd(24)} ${'quire req/s'.padStart(11)} ${'p99'.padStart(6)} ${'node:http'.padStart(10)} ${'p99'.padStart(6)} ${'ratio'.padStart(6)}  target`,
+    );
+    for (const { test, base, ours } of results) {
+      const ourRps = median(ours.map((r) => r.requestsPerSec));
+      const baseRps = median(base.map((r) => r.requestsPerSec));
+      const ratio = ourRps / baseRps;
+      log(
+        `  ${label.padEnd(8)} ${test.padEnd(24)} ${ourRps.toFixed(0).padStart(11)} ${`${median(ours.map((r) => r.p99))}ms`.padStart(6)} ${baseRps.toFixed(0).padStart(10)} ${`${median(base.map((r) => r.p99))}ms`.padStart(6)} ${ratio.toFixed(2).padStart(6)}  ≥ 0.3 ${ratio >= 0.3 ? 'ok' : 'MISSED'}`,
+      );
+      if (ours.some((r) => r.unexpected > 0 || r.errors > 0))
+        log(`  ${label} ${test}: WARNING some requests failed`);
+    }
+    log(
+      `  ${label.padEnd(8)} slowest first render: ${slowest.ms.toFixed(1)} ms (${slowest.path}), median ${median(renderMs).toFixed(1)} ms over ${pages.length} pages`,
+    );
+  } finally {
+    await quire.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_SKIP_BUILD !== '1') {
+  log('building (npm run build)');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+}
+log(
+  `published site of ${docsPages().length} pages: ${CONNECTIONS} connections over every page URL, ${ROUNDS} round(s) of ${SECONDS}s per test`,
+);
+if (process.env.DATABASE_URL) await run('postgres', process.env.DATABASE_URL);
+else await run('sqlite', null);
