@@ -26,6 +26,8 @@ export interface ExportInput {
 export interface ExportedFile {
   path: string;
   text?: string;
+  /** Page files: the id of the page written there. */
+  page?: string;
   /** Files: the blob to copy. */
   file?: FileNode;
 }
@@ -103,6 +105,7 @@ export function contentToRepo(input: ExportInput): ExportedFile[] {
       });
       out.push({
         path: inRoot(path),
+        page: page.id,
         text: writePageFile(
           {
             title: page.title,

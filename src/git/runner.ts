@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import path from 'node:path';
@@ -113,6 +113,69 @@ export class GitWorkspace {
         },
       );
       if (options.input !== undefined) child.stdin?.end(options.input);
+    });
+  }
+
+  /**
+   * The bytes of many blobs through one `git cat-file --batch` (one process, not one per blob);
+   * answers them by oid. Output is bounded by `maxBytes` all together.
+   */
+  readBlobs(oids: string[], maxBytes: number): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    if (oids.length === 0) return Promise.resolve(out);
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['-c', 'core.hooksPath=/dev/null', 'cat-file', '--batch'], {
+        cwd: this.repo,
+        env: this.env(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.timeoutMs);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      let stderr = '';
+      let failed: Error | undefined;
+      child.stdout.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > maxBytes + oids.length * 64) {
+          failed ??= new GitError('git', `the blobs are larger than ${maxBytes} bytes all together`);
+          child.kill('SIGKILL');
+          return;
+        }
+        chunks.push(chunk);
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+      });
+      child.on('error', (error) => {
+        failed ??= error;
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        if (failed) return reject(failed);
+        if (signal === 'SIGKILL')
+          return reject(
+            new GitError('timeout', `git cat-file did not finish within ${this.timeoutMs / 1000} s`),
+          );
+        if (code !== 0) return reject(classify('cat-file', stderr.trim(), code));
+        const data = Buffer.concat(chunks);
+        let at = 0;
+        while (at < data.length) {
+          const eol = data.indexOf(10, at);
+          if (eol < 0) break;
+          const [oid, type, size] = data.subarray(at, eol).toString('utf8').split(' ');
+          if (type !== 'blob' || size === undefined)
+            return reject(new GitError('git', `git cat-file: ${data.subarray(at, eol).toString('utf8')}`));
+          const start = eol + 1;
+          const end = start + Number(size);
+          out.set(oid!, data.subarray(start, end));
+          at = end + 1;
+        }
+        resolve(out);
+      });
+      child.stdin.on('error', () => {
+        // the process ended early; its exit reports why
+      });
+      child.stdin.end(`${oids.join('\n')}\n`);
     });
   }
 

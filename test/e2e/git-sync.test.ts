@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markdownOf, newChangeRequest, write } from '../helpers/content.js';
+import { insert, markdownOf, newChangeRequest, seed, write } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
@@ -214,7 +214,7 @@ describe('git import', () => {
       );
   });
 
-  it('refuses to export over a branch that moved since the last sync; importing brings the remote change in', async () => {
+  it('exports over a branch that moved while the space did not change: nothing to commit, the space takes the remote change', async () => {
     git.commit(
       'docs',
       'main',
@@ -229,18 +229,22 @@ describe('git import', () => {
     });
     await runJobs();
     const state = await info(spaceId);
-    expect(state.operation?.state).toBe('failure');
-    expect(state.operation?.error).toMatch(/moved since the last sync/);
+    expect(state.operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(state.operation?.warnings?.join('\n')).toMatch(/nothing to commit/);
     expect(git.git('docs', ['log', '-1', '--format=%s', 'main']).trim()).toBe('Remote edit');
+    const setup = flat(await pages(spaceId)).find((p) => p.title === 'Setup')!;
+    expect(await markdownOf(admin.api, spaceId, setup.id)).toBe('Changed on the remote.\n');
+    const { data: revision } = await admin.api.spaces.getCurrentRevision(spaceId);
+    expect(revision.git).toMatchObject({ message: 'Remote edit', createdByGitBook: false });
 
-    // Importing brings the remote change in.
+    // Importing afterwards finds nothing new.
     await admin.api.spaces.importGitRepository(spaceId, {
       url: git.repoUrl('docs'),
       ref: 'refs/heads/main',
       repoProjectDirectory: 'docs',
     });
     await runJobs();
-    const setup = flat(await pages(spaceId)).find((p) => p.title === 'Setup')!;
+    expect((await info(spaceId)).operation?.warnings?.[0]).toMatch(/nothing to import/);
     expect(await markdownOf(admin.api, spaceId, setup.id)).toBe('Changed on the remote.\n');
   });
 
@@ -355,6 +359,259 @@ describe('git import', () => {
     expect(rows).not.toContain(git.password);
     expect(rows).not.toContain(Buffer.from(`${git.user}:${git.password}`).toString('base64'));
     expect(git.requests.some((r) => r.authorized)).toBe(true);
+  });
+});
+
+describe('git export over a branch that moved since the last sync', () => {
+  const LINES = (tag: string) => Array.from({ length: 8 }, (_, i) => `Line ${i + 1} of ${tag}.`).join('\n\n');
+  const FILES = {
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n',
+    'README.md': '# Home\n\nWelcome.\n',
+    'alpha.md': `# Alpha\n\n${LINES('alpha')}\n`,
+    'beta.md': `# Beta\n\n${LINES('beta')}\n`,
+  };
+  let s: string;
+  let byTitle: Map<string, string>;
+
+  const editInSpace = async (title: string, from: string, to: string) => {
+    const id = byTitle.get(title)!;
+    const crId = await newChangeRequest(admin.api, s, `Edit ${title}`);
+    const before = await markdownOf(admin.api, s, id);
+    expect(before).toContain(from);
+    await write(admin.api, s, crId, [
+      { operation: 'update_page', page: id, document: { markdown: before.replace(from, to) } },
+    ]);
+    expect((await admin.api.spaces.mergeChangeRequest(s, crId)).data.result).toBe('merge');
+  };
+  const exportIt = async (commitMessage: string, force = false) => {
+    await admin.api.spaces.exportToGitRepository(s, {
+      url: git.repoUrl('moving'),
+      ref: 'refs/heads/main',
+      commitMessage,
+      ...(force ? { force: true } : {}),
+    });
+    await runJobs();
+    return info(s);
+  };
+  const log = () => git.git('moving', ['log', '--format=%s', 'main']).trim().split('\n');
+
+  beforeAll(async () => {
+    git.createRepo('moving');
+    git.commit('moving', 'main', FILES, 'Initial');
+    s = await space('Moving');
+    await admin.api.spaces.importGitRepository(s, { url: git.repoUrl('moving'), ref: 'refs/heads/main' });
+    await runJobs();
+    byTitle = new Map(flat(await pages(s)).map((p) => [p.title, p.id]));
+  });
+
+  it('merges a remote edit of another page: both changes in the space and in the pushed commit', async () => {
+    git.commit(
+      'moving',
+      'main',
+      {
+        'beta.md': `# Beta\n\n${LINES('beta').replace('Line 3 of beta.', 'Line 3 edited on the remote.')}\n`,
+      },
+      'Remote beta',
+    );
+    await editInSpace('Alpha', 'Line 2 of alpha.', 'Line 2 edited in Quire.');
+    const state = await exportIt('Quire alpha');
+    expect(state.operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(state.operation?.warnings).toBeUndefined();
+
+    // The pushed commit is on top of the remote's: history kept, both changes in the files.
+    expect(log()).toEqual(['Quire alpha', 'Remote beta', 'Initial']);
+    expect(git.git('moving', ['diff', '--name-only', 'main~1', 'main']).trim().split('\n')).toEqual([
+      'alpha.md',
+    ]);
+    const alpha = git.git('moving', ['show', 'main:alpha.md']);
+    const beta = git.git('moving', ['show', 'main:beta.md']);
+    expect(alpha).toContain('Line 2 edited in Quire.');
+    expect(beta).toContain('Line 3 edited on the remote.');
+
+    // The space shows the remote's change too, as a merge revision carrying the pushed commit.
+    expect(await markdownOf(admin.api, s, byTitle.get('Beta')!)).toContain('Line 3 edited on the remote.');
+    expect(await markdownOf(admin.api, s, byTitle.get('Alpha')!)).toContain('Line 2 edited in Quire.');
+    const { data: revision } = await admin.api.spaces.getCurrentRevision(s);
+    const head = git.git('moving', ['rev-parse', 'main']).trim();
+    expect(revision.git).toMatchObject({ oid: head, message: 'Quire alpha', createdByGitBook: true });
+    expect(revision.type).toBe('edits'); // a merge without a change request shows as edits
+    expect(revision.parents).toHaveLength(2);
+    const { data: remoteRevision } = await admin.api.spaces.getRevisionById(s, revision.parents[1]!);
+    expect(remoteRevision.git).toMatchObject({ message: 'Remote beta', createdByGitBook: false });
+
+    // In sync again: the next export is a plain fast-forward.
+    await editInSpace('Home', 'Welcome.', 'Welcome back.');
+    expect((await exportIt('Quire home')).operation?.state).toBe('success');
+    expect(log()[0]).toBe('Quire home');
+  });
+
+  it('refuses when the remote changed the same lines: conflicts recorded, nothing changed', async () => {
+    const remoteHead = git.commit(
+      'moving',
+      'main',
+      { 'alpha.md': `# Alpha\n\n${LINES('alpha').replace('Line 5 of alpha.', 'Line 5 by the remote.')}\n` },
+      'Remote alpha',
+    );
+    await editInSpace('Alpha', 'Line 5 of alpha.', 'Line 5 by Quire.');
+    const revision = (await admin.api.spaces.getSpaceById(s)).data.revision;
+    const state = await exportIt('Conflicting');
+    expect(state.operation?.state).toBe('failure');
+    expect(state.operation?.error).toMatch(/conflict/);
+    expect(state.operation?.warnings?.join('\n')).toMatch(/Alpha|alpha/);
+    expect(git.git('moving', ['rev-parse', 'main']).trim()).toBe(remoteHead);
+    expect((await admin.api.spaces.getSpaceById(s)).data.revision).toBe(revision);
+    const alpha = await markdownOf(admin.api, s, byTitle.get('Alpha')!);
+    expect(alpha).toContain('Line 5 by Quire.');
+    expect(alpha).not.toContain('Line 5 by the remote.');
+  });
+
+  it('with force, commits the space content on top of the remote head (history kept, no forced push)', async () => {
+    const remoteHead = git.git('moving', ['rev-parse', 'main']).trim();
+    const state = await exportIt('Forced', true);
+    expect(state.operation?.state).toBe('success');
+    expect(log().slice(0, 2)).toEqual(['Forced', 'Remote alpha']);
+    expect(git.git('moving', ['rev-parse', 'main~1']).trim()).toBe(remoteHead);
+    const alpha = git.git('moving', ['show', 'main:alpha.md']);
+    expect(alpha).toContain('Line 5 by Quire.');
+    expect(alpha).not.toContain('Line 5 by the remote.');
+  });
+});
+
+describe('git export of a space made in Quire, then a remote edit', () => {
+  it('matches the remote files to the pages by the paths they were exported to', async () => {
+    const s = await space('Made here');
+    const ids = await seed(admin.api, s, [
+      insert('Start', 'Start here.\n'),
+      insert('Second', 'One.\n\nTwo.\n\nThree.\n'),
+    ]);
+    git.createRepo('made-here');
+    await admin.api.spaces.exportToGitRepository(s, {
+      url: git.repoUrl('made-here'),
+      ref: 'refs/heads/main',
+      commitMessage: 'First export',
+    });
+    await runJobs();
+    expect((await info(s)).operation?.state).toBe('success');
+    const files = git.git('made-here', ['ls-tree', '-r', '--name-only', 'main']).trim().split('\n');
+    const second = files.find((f) => /second/i.test(f))!;
+    const text = git.git('made-here', ['show', `main:${second}`]);
+    git.commit(
+      'made-here',
+      'main',
+      { [second]: text.replace('Three.', 'Three, from the remote.') },
+      'Remote second',
+    );
+
+    const crId = await newChangeRequest(admin.api, s, 'Start');
+    await write(admin.api, s, crId, [
+      { operation: 'update_page', page: ids.get('Start')!, document: { markdown: 'Start here, edited.\n' } },
+    ]);
+    await admin.api.spaces.mergeChangeRequest(s, crId);
+    await admin.api.spaces.exportToGitRepository(s, {
+      url: git.repoUrl('made-here'),
+      ref: 'refs/heads/main',
+      commitMessage: 'Second export',
+    });
+    await runJobs();
+    expect((await info(s)).operation).toMatchObject({ state: 'success' });
+    expect(flat(await pages(s)).map((p) => p.title)).toEqual(['Start', 'Second']);
+    expect(await markdownOf(admin.api, s, ids.get('Second')!)).toContain('Three, from the remote.');
+    expect(git.git('made-here', ['show', `main:${second}`])).toContain('Three, from the remote.');
+    expect(git.git('made-here', ['log', '--format=%s', 'main']).trim().split('\n')).toEqual([
+      'Second export',
+      'Remote second',
+      'First export',
+    ]);
+  });
+});
+
+describe('standalone import', () => {
+  it('produces a revision without moving the space; GET revisions/{id} finds it', async () => {
+    const s = await space('Standalone');
+    const before = (await admin.api.spaces.getSpaceById(s)).data.revision;
+    git.createRepo('standalone');
+    const commit = git.commit(
+      'standalone',
+      'main',
+      {
+        'SUMMARY.md': '# TOC\n\n* [Home](README.md)\n* [Other](other.md)\n',
+        'README.md': '# Home\n\nStandalone home.\n',
+        'other.md': '# Other\n\nMore.\n',
+      },
+      'Standalone commit',
+    );
+    await admin.api.spaces.importGitRepository(s, {
+      url: git.repoUrl('standalone'),
+      ref: 'refs/heads/main',
+      standalone: true,
+    });
+    await runJobs();
+    expect((await info(s)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect((await admin.api.spaces.getSpaceById(s)).data.revision).toBe(before);
+    expect(await pages(s)).toEqual([]);
+
+    const rows = await server.database.db
+      .selectFrom('revisions')
+      .select(['id', 'git'])
+      .where('space_id', '=', s)
+      .where('id', '!=', before)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.git!)).toMatchObject({ oid: commit, message: 'Standalone commit' });
+    const { data: revision } = await admin.api.spaces.getRevisionById(s, rows[0]!.id);
+    expect(revision.id).toBe(rows[0]!.id);
+    expect(revision.git).toMatchObject({ oid: commit, createdByGitBook: false });
+    expect((revision.pages as PageView[]).map((p) => p.title)).toEqual(['Home', 'Other']);
+
+    // A later regular import still sees the branch as new (standalone records no sync point).
+    await admin.api.spaces.importGitRepository(s, { url: git.repoUrl('standalone'), ref: 'refs/heads/main' });
+    await runJobs();
+    expect((await pages(s)).map((p) => p.title)).toEqual(['Home', 'Other']);
+  });
+});
+
+describe('credentials in the server log', () => {
+  it('never appear, in successes or failures', async () => {
+    const logs: string[] = [];
+    const logged = await startTestServer({ env: { QUIRE_OUTBOUND_ALLOW: '127.0.0.1' }, logs });
+    try {
+      const user = await createUser(logged);
+      const org = await createOrg(user, 'Logged');
+      const s = (await user.api.orgs.createSpace(org, { title: 'Logged' })).data.id;
+      const wrong = 'wr0ng-pa55word-xyz';
+      git.createRepo('logged');
+      git.commit('logged', 'main', { 'README.md': '# Home\n\nLogged.\n' });
+      await user.api.spaces.importGitRepository(s, {
+        url: git.repoUrl('logged', { user: git.user, password: wrong }),
+        ref: 'refs/heads/main',
+      });
+      await logged.app.quire.services.jobs.runDue();
+      await user.api.spaces.importGitRepository(s, { url: git.repoUrl('logged'), ref: 'refs/heads/main' });
+      await logged.app.quire.services.jobs.runDue();
+      await user.api.spaces.exportToGitRepository(s, {
+        url: git.repoUrl('logged'),
+        ref: 'refs/heads/main',
+        commitMessage: 'Logged export',
+        force: true,
+      });
+      await logged.app.quire.services.jobs.runDue();
+      await user.api.spaces.importGitRepository(s, {
+        url: git.repoUrl('logged'),
+        ref: 'refs/heads/nope',
+      });
+      await logged.app.quire.services.jobs.runDue();
+
+      const text = logs.join('\n');
+      expect(text).toMatch(/git import done/);
+      expect(text).toMatch(/git import failed/);
+      for (const secret of [git.password, wrong]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(encodeURIComponent(secret));
+        expect(text).not.toContain(Buffer.from(`${git.user}:${secret}`).toString('base64'));
+      }
+    } finally {
+      await logged.close();
+    }
   });
 });
 

@@ -27,6 +27,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Run the background worker; by default tests run due jobs themselves (jobs.runDue()). */
   worker?: boolean;
+  /** Capture the server's log lines (level debug) into this array. */
+  logs?: string[];
 }
 
 /**
@@ -56,9 +58,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   await migrateToLatest(database);
   // QUIRE_TEST_LOG=error (or any level) shows the server's logs while debugging a test.
-  const logger = process.env.QUIRE_TEST_LOG
-    ? { level: process.env.QUIRE_TEST_LOG, stream: process.stderr }
-    : false;
+  const captured = options.logs;
+  const logger = captured
+    ? { level: 'debug', stream: { write: (line: string) => void captured.push(line) } }
+    : process.env.QUIRE_TEST_LOG
+      ? { level: process.env.QUIRE_TEST_LOG, stream: process.stderr }
+      : false;
   const app = await buildApp({
     config,
     database,

@@ -18,7 +18,7 @@ export interface MergeOutcome<Done extends 'merge' | 'update'> {
   conflicts?: MergeConflict[];
 }
 
-interface ThreeWay {
+export interface ThreeWay {
   conflicts: MergeConflict[];
   /** The merged tree, when there are no conflicts. */
   treeHash?: string;
@@ -179,44 +179,10 @@ export class MergeService {
 
   /** Merges `theirs` into `ours` from `base` and writes the result's tree (not a revision). */
   private async threeWay(tx: Tx, baseId: string, oursId: string, theirsId: string): Promise<ThreeWay> {
-    const { store } = this.services;
     const [base, ours, theirs] = await Promise.all(
       [baseId, oursId, theirsId].map((id) => this.snapshotOf(tx, id)),
     );
-    const result = await mergeContents({
-      base: base!.content,
-      ours: ours!.content,
-      theirs: theirs!.content,
-      loadBody: (hash) => store.readBody(tx, hash),
-      edited: { ours: await store.diff(tx, base!, ours!), theirs: await store.diff(tx, base!, theirs!) },
-      oursIndexes: ours!.indexes(),
-    });
-    if (result.conflicts.length > 0)
-      return { conflicts: result.conflicts, changedPages: result.changedPages };
-    let content = result.content;
-    if (result.mergedBodies.size > 0) {
-      const ids = [...result.mergedBodies.keys()];
-      const hashes = await store.putBodies(
-        tx,
-        ids.map((id) => result.mergedBodies.get(id)!),
-      );
-      const pages = CowMap.of(content.pages);
-      ids.forEach((id, i) => {
-        const page = pages.get(id) as PageNode;
-        pages.set(id, { ...page, body: hashes[i]! });
-      });
-      content = { ...content, pages };
-    }
-    const treeHash =
-      content === theirs!.content && ours!.content === base!.content
-        ? theirs!.treeHash
-        : await store.writeTree(tx, ours!, content, {
-            pages: result.changedPages,
-            files: result.changedFiles,
-            reusable: result.changedReusableContents.size > 0,
-            variables: true,
-          });
-    return { conflicts: [], treeHash, changedPages: result.changedPages };
+    return threeWayMerge(this.services, tx, base!, ours!, theirs!);
   }
 
   private async snapshotOf(tx: Tx, revisionId: string): Promise<Snapshot> {
@@ -227,4 +193,51 @@ export class MergeService {
       .executeTakeFirstOrThrow();
     return this.services.store.snapshot(tx, row.tree_hash);
   }
+}
+
+/**
+ * Merges the `theirs` snapshot into `ours` from `base` and writes the result's tree (not a
+ * revision); with conflicts nothing is written. Shared with git sync (export over a moved branch).
+ */
+export async function threeWayMerge(
+  services: Services,
+  tx: Tx,
+  base: Snapshot,
+  ours: Snapshot,
+  theirs: Snapshot,
+): Promise<ThreeWay> {
+  const { store } = services;
+  const result = await mergeContents({
+    base: base.content,
+    ours: ours.content,
+    theirs: theirs.content,
+    loadBody: (hash) => store.readBody(tx, hash),
+    edited: { ours: await store.diff(tx, base, ours), theirs: await store.diff(tx, base, theirs) },
+    oursIndexes: ours.indexes(),
+  });
+  if (result.conflicts.length > 0) return { conflicts: result.conflicts, changedPages: result.changedPages };
+  let content = result.content;
+  if (result.mergedBodies.size > 0) {
+    const ids = [...result.mergedBodies.keys()];
+    const hashes = await store.putBodies(
+      tx,
+      ids.map((id) => result.mergedBodies.get(id)!),
+    );
+    const pages = CowMap.of(content.pages);
+    ids.forEach((id, i) => {
+      const page = pages.get(id) as PageNode;
+      pages.set(id, { ...page, body: hashes[i]! });
+    });
+    content = { ...content, pages };
+  }
+  const treeHash =
+    content === theirs.content && ours.content === base.content
+      ? theirs.treeHash
+      : await store.writeTree(tx, ours, content, {
+          pages: result.changedPages,
+          files: result.changedFiles,
+          reusable: result.changedReusableContents.size > 0,
+          variables: true,
+        });
+  return { conflicts: [], treeHash, changedPages: result.changedPages };
 }

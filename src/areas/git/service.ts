@@ -205,7 +205,7 @@ export class GitService {
     } catch (error) {
       const message = failureMessage(error);
       log.warn({ reason: message }, `git ${job.direction} failed`);
-      await this.record(job, 'failure', message, []);
+      await this.record(job, 'failure', message, error instanceof SyncFailure ? error.details : []);
       if (!(error instanceof SyncFailure || error instanceof GitError || error instanceof OutboundError)) {
         if (!(error instanceof ApiError)) log.error({ err: error }, 'git sync crashed');
       }

@@ -17,8 +17,15 @@ import { MAX_FILE_BYTES, MAX_MARKDOWN_BYTES } from '../change-requests/content-w
 import { fileFacts } from '../change-requests/file-facts.js';
 import type { SyncJob } from './service.js';
 
-/** A sync that cannot go on, with a message for the person who started it. */
-export class SyncFailure extends Error {}
+/** A sync that cannot go on, with a message for the person who started it (and details, listed as warnings). */
+export class SyncFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+}
 
 export interface SyncOutcome {
   commit: string | undefined;
@@ -54,7 +61,7 @@ export async function readRepo(
     ...(projectDir ? ['--', projectDir] : []),
   ]);
   const prefix = projectDir ? `${projectDir}/` : '';
-  const files = new Map<string, RepoFile>();
+  const wanted: Array<{ path: string; oid: string }> = [];
   let total = 0;
   for (const entry of listing.split('\0')) {
     if (entry === '') continue;
@@ -63,8 +70,8 @@ export async function readRepo(
     const path = entry.slice(tab + 1);
     if (type !== 'blob' || mode === '120000' || !path.startsWith(prefix)) continue;
     const inProject = path.slice(prefix.length);
-    const wanted = /\.(md|ya?ml)$/i.test(inProject) || inProject.includes('.gitbook/assets/');
-    if (!wanted) continue;
+    const read = /\.(md|ya?ml)$/i.test(inProject) || inProject.includes('.gitbook/assets/');
+    if (!read) continue;
     const bytes = Number(size);
     if (bytes > MAX_FILE_BYTES)
       throw new SyncFailure(
@@ -75,12 +82,12 @@ export async function readRepo(
       throw new SyncFailure(
         `the project directory holds more than ${MAX_REPOSITORY_BYTES / 1024 / 1024} MiB of pages and assets`,
       );
-    files.set(inProject, {
-      path: inProject,
-      oid: oid!,
-      data: await ws.gitBuffer(['cat-file', 'blob', oid!]),
-    });
+    wanted.push({ path: inProject, oid: oid! });
   }
+  // One `git cat-file --batch` for all of them.
+  const blobs = await ws.readBlobs([...new Set(wanted.map((w) => w.oid))], total);
+  const files = new Map<string, RepoFile>();
+  for (const { path, oid } of wanted) files.set(path, { path, oid, data: blobs.get(oid)! });
   return files;
 }
 
