@@ -10,9 +10,13 @@
  *   npm run bench:search                             # SQLite
  *   DATABASE_URL=postgres://... npm run bench:search  # PostgreSQL (an isolated schema, dropped after)
  *
- * BENCH_PAGES changes the number of pages (default 10,000).
+ * BENCH_PAGES changes the number of pages (default 10,000). For work on the query path:
+ * BENCH_DB=file.db keeps the SQLite database in that file and reuses it when it exists (no
+ * seeding, the index brought up to date by a sync, pending migrations applied), BENCH_QUERIES=n
+ * runs only the first n queries, BENCH_DUMP=out.json writes every query's full first page
+ * (hits, sections, snippets, scores, count) for comparing two versions of the query path.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -33,11 +37,16 @@ const PER_CHANGE_REQUEST = 10; // batches of 50 changes per change request, then
 const WARMUP = 30;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+const KEEP = process.env.BENCH_DB ? path.resolve(process.env.BENCH_DB) : undefined;
+const REUSE = KEEP !== undefined && existsSync(KEEP);
+const QUERIES = process.env.BENCH_QUERIES ? Number(process.env.BENCH_QUERIES) : undefined;
+const DUMP = process.env.BENCH_DUMP;
+
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-search-'));
 const schema = `bench_${newId(8).toLowerCase()}`;
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL,
-  sqliteFile: path.join(dir, 'quire.db'),
+  sqliteFile: KEEP ?? path.join(dir, 'quire.db'),
   pgSchema: schema,
 });
 const db = database.db;
@@ -49,11 +58,25 @@ try {
   const app = await buildApp({ config, database, logger: false, jobs: false });
   const { services } = app.quire;
 
-  const owner = await services.users.create({ email: 'owner@bench.test', displayName: 'Owner' });
-  const actor: Actor = { userId: owner.id, tokenId: 'bench', email: owner.email };
-  const org = await services.orgs.create(owner.id, { title: 'Bench org' });
-  const space = await services.spaces.create(actor, org.row.id, { title: 'Docs', language: 'en' });
-  const spaceId = space.row.id;
+  let actor: Actor;
+  let spaceId: string;
+  if (REUSE) {
+    const owner = await db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email', '=', 'owner@bench.test')
+      .executeTakeFirstOrThrow();
+    actor = { userId: owner.id, tokenId: 'bench', email: owner.email };
+    spaceId = (
+      await db.selectFrom('spaces').select('id').where('title', '=', 'Docs').executeTakeFirstOrThrow()
+    ).id;
+  } else {
+    const owner = await services.users.create({ email: 'owner@bench.test', displayName: 'Owner' });
+    actor = { userId: owner.id, tokenId: 'bench', email: owner.email };
+    const org = await services.orgs.create(owner.id, { title: 'Bench org' });
+    const space = await services.spaces.create(actor, org.row.id, { title: 'Docs', language: 'en' });
+    spaceId = space.row.id;
+  }
 
   // ---- content --------------------------------------------------------------------------
   let started = performance.now();
@@ -65,34 +88,38 @@ try {
   );
 
   started = performance.now();
-  const ids: string[] = [];
-  for (let start = 0; start < PAGES; start += BATCH * PER_CHANGE_REQUEST) {
-    const cr = await services.changeRequests.create(actor, spaceId, { subject: `seed ${start}` });
-    for (let from = start; from < Math.min(PAGES, start + BATCH * PER_CHANGE_REQUEST); from += BATCH) {
-      const changes = corpus.pages.slice(from, from + BATCH).map((page) => {
-        const parent = page.parent === null ? undefined : (ids[page.parent] ?? `p${page.parent}`);
-        return {
-          operation: 'insert_page' as const,
-          title: page.title,
-          ref: `p${page.index}`,
-          ...(parent ? { into: parent } : {}),
-          document: { markdown: markdown[page.index]! },
-        };
-      });
-      const outcome = await services.contentWrites.apply(actor, spaceId, cr.row.id, changes);
-      for (const change of outcome.changes)
-        if (change.object === 'created_page' && change.ref) ids[Number(change.ref.slice(1))] = change.page;
-    }
-    await services.merges.merge(actor, spaceId, cr.row.id);
-  }
+  if (!REUSE) await seed();
   log(`seeded through the services in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  async function seed() {
+    const ids: string[] = [];
+    for (let start = 0; start < PAGES; start += BATCH * PER_CHANGE_REQUEST) {
+      const cr = await services.changeRequests.create(actor, spaceId, { subject: `seed ${start}` });
+      for (let from = start; from < Math.min(PAGES, start + BATCH * PER_CHANGE_REQUEST); from += BATCH) {
+        const changes = corpus.pages.slice(from, from + BATCH).map((page) => {
+          const parent = page.parent === null ? undefined : (ids[page.parent] ?? `p${page.parent}`);
+          return {
+            operation: 'insert_page' as const,
+            title: page.title,
+            ref: `p${page.index}`,
+            ...(parent ? { into: parent } : {}),
+            document: { markdown: markdown[page.index]! },
+          };
+        });
+        const outcome = await services.contentWrites.apply(actor, spaceId, cr.row.id, changes);
+        for (const change of outcome.changes)
+          if (change.object === 'created_page' && change.ref) ids[Number(change.ref.slice(1))] = change.page;
+      }
+      await services.merges.merge(actor, spaceId, cr.row.id);
+    }
+  }
 
   // ---- indexing -------------------------------------------------------------------------
   const sizeBefore = await indexBytes();
   started = performance.now();
   const outcome = await services.searchEngine.indexer.sync(spaceId);
   const indexMs = performance.now() - started;
-  if (outcome !== 'updated') throw new Error(`indexing answered ${outcome}`);
+  if (outcome !== 'updated' && !REUSE) throw new Error(`indexing answered ${outcome}`);
   const sizes = await indexBytes();
   const counts = await db
     .selectFrom('search_sections')
@@ -100,10 +127,17 @@ try {
     .executeTakeFirstOrThrow();
 
   // ---- queries --------------------------------------------------------------------------
-  const queries = mixedQueries(corpus);
+  const queries = mixedQueries(corpus).slice(0, QUERIES);
   const quire = async (q: BenchQuery) =>
     (await services.search.inSpace(actor, spaceId, { query: q.text })).count;
   const quireRun = await measure(queries, quire);
+  if (DUMP) {
+    const answers = [];
+    for (const q of queries)
+      answers.push({ query: q.text, ...(await services.search.inSpace(actor, spaceId, { query: q.text })) });
+    writeFileSync(DUMP, JSON.stringify(answers, null, 1));
+    log(`wrote ${answers.length} answers to ${DUMP}`);
+  }
 
   const mini = new MiniSearch({
     fields: ['title', 'headings', 'body'],
@@ -131,7 +165,7 @@ try {
   );
   log('');
   log(
-    `200 queries          ${`Quire ${dialect}`.padStart(16)} ${'MiniSearch'.padStart(12)} ${'ratio'.padStart(7)}`,
+    `${`${queries.length} queries`.padEnd(20)} ${`Quire ${dialect}`.padStart(16)} ${'MiniSearch'.padStart(12)} ${'ratio'.padStart(7)}`,
   );
   const row = (label: string, a: number, b: number) =>
     log(`${label.padEnd(20)} ${ms(a).padStart(16)} ${ms(b).padStart(12)} ${(a / b).toFixed(2).padStart(7)}`);

@@ -7,6 +7,7 @@ import * as comments from './migrations/0004-comments.js';
 import * as sites from './migrations/0005-sites.js';
 import * as search from './migrations/0006-search.js';
 import * as git from './migrations/0007-git.js';
+import * as searchSpeed from './migrations/0008-search-speed.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-sites': sites,
   '0006-search': search,
   '0007-git': git,
+  '0008-search-speed': searchSpeed,
 };
 
 class StaticProvider implements MigrationProvider {

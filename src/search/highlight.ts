@@ -1,4 +1,4 @@
-import { documentTokens, type Token } from './analyzer.js';
+import { documentTokens, MAX_TERM, type Token } from './analyzer.js';
 import type { Match, QueryPlan } from './query.js';
 
 /**
@@ -48,34 +48,87 @@ function occurrences(match: Match, tokens: Token[]): Array<[number, number]> {
   return out;
 }
 
+/** Any character outside ASCII: such text is analysed token by token. */
+const NON_ASCII = /\P{ASCII}/u;
+/** A term that can occur in ASCII text (ASCII text has no other terms). */
+const ASCII_TERM = /^[a-z0-9]+$/;
+const WORD = '[A-Za-z0-9]';
+const NOT_WORD = '[^A-Za-z0-9]';
+
+/**
+ * `match` as a regular expression over ASCII text, giving exactly the occurrences `occurrences`
+ * finds in its tokens: in ASCII text a token is a run of ASCII letters and digits and its term
+ * the run lower-cased, cut at MAX_TERM characters (so a term of that length matches the runs
+ * it begins). Every occurrence is a match starting at its first token; group 1 spans its tokens.
+ */
+function asciiPattern(match: Match): RegExp {
+  const never = /(?!)/g;
+  const exact = (term: string, prefix: boolean) =>
+    prefix || term.length >= MAX_TERM ? `${term}${WORD}*` : `${term}(?!${WORD})`;
+  if (match.kind === 'phrase') {
+    if (!match.terms.every((t) => ASCII_TERM.test(t))) return never;
+    const last = match.terms.length - 1;
+    const body = match.terms.map((t, i) => exact(t, i === last && match.prefixLast)).join(`${NOT_WORD}+`);
+    return new RegExp(`(?<!${WORD})(?=(${body}))`, 'gi');
+  }
+  const alternatives = match.terms.filter((t) => ASCII_TERM.test(t)).map((t) => exact(t, false));
+  if (match.prefix !== undefined && ASCII_TERM.test(match.prefix))
+    alternatives.push(exact(match.prefix, true));
+  if (alternatives.length === 0) return never;
+  return new RegExp(`(?<!${WORD})(${alternatives.join('|')})`, 'gi');
+}
+
+/** Where the pattern of a match occurs in ASCII text: [start, end] of the tokens it covers. */
+function asciiOccurrences(pattern: RegExp, text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const found of text.matchAll(pattern)) out.push([found.index, found.index + found[1]!.length]);
+  return out;
+}
+
+/** Where each match occurs in a text: character spans, one per occurrence. */
+type Finder = (text: string) => Array<Array<[number, number]>>;
+
 export class Highlighter {
   private readonly positive: Match[];
+  private readonly patterns: RegExp[];
 
   constructor(plan: QueryPlan) {
     this.positive = [...plan.must];
+    this.patterns = this.positive.map(asciiPattern);
   }
 
-  /** The last title analysed: the sections of a page share it. */
-  private title: { text: string; tokens: Token[] } | undefined;
+  /** The last title analysed (the sections of a page share it): whether each match occurs in it. */
+  private title: { text: string; found: boolean[] } | undefined;
+
+  private readonly find: Finder = (text) => {
+    if (!NON_ASCII.test(text)) return this.patterns.map((pattern) => asciiOccurrences(pattern, text));
+    const tokens = documentTokens(text);
+    return this.positive.map((match) =>
+      occurrences(match, tokens).map(([from, to]): [number, number] => [
+        tokens[from]!.start,
+        tokens[to]!.end,
+      ]),
+    );
+  };
 
   match(section: SectionText): SectionMatch {
     if (this.title?.text !== section.title)
-      this.title = { text: section.title, tokens: documentTokens(section.title) };
-    const title = this.title.tokens;
-    const heading = documentTokens(section.heading);
-    const body = documentTokens(section.text);
+      this.title = { text: section.title, found: this.find(section.title).map((o) => o.length > 0) };
+    const title = this.title.found;
+    const heading = this.find(section.heading);
+    const body = this.find(section.text);
     let all = this.positive.length > 0;
     let content = false;
     let hits = 0;
     const spans: Array<[number, number]> = [];
-    for (const match of this.positive) {
-      const inBody = occurrences(match, body);
-      const inHeading = occurrences(match, heading);
+    this.positive.forEach((_match, i) => {
+      const inBody = body[i]!;
+      const inHeading = heading[i]!;
       if (inBody.length + inHeading.length > 0) content = true;
-      else if (occurrences(match, title).length === 0) all = false;
+      else if (!title[i]) all = false;
       hits += inBody.length + inHeading.length;
-      for (const [from, to] of inBody) spans.push([body[from]!.start, body[to]!.end]);
-    }
+      for (const span of inBody) spans.push(span);
+    });
     return { all, content, hits, spans: merge(spans) };
   }
 

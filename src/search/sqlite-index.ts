@@ -79,7 +79,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     const excluded =
       plan.not.length > 0
         ? sql`AND (x.space_id, x.page_id) NOT IN (
-            SELECT y.space_id, y.page_id FROM search_fts e JOIN search_sections y ON y.id = e.rowid
+            SELECT y.space_id, y.page_id FROM search_fts e CROSS JOIN search_sections y INDEXED BY search_sections_owner ON y.id = e.rowid
             WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
         : sql``;
     // Every matching section in the scope with its tier: the bonuses for the page title, a
@@ -96,7 +96,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
           ${flag(toFts5(plan.must, { column: 'title' }), 4)} + ${flag(toFts5(plan.must, { column: 'heading' }), 2)}
           + ${together} AS tier
         FROM m
-        CROSS JOIN search_sections x ON x.id = m.sid
+        CROSS JOIN search_sections x INDEXED BY search_sections_owner ON x.id = m.sid
         ${pages}
         CROSS JOIN spaces s ON s.id = x.space_id
         WHERE ${this.scopeSql(scope)} ${excluded}
