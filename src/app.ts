@@ -12,6 +12,7 @@ import { fileRoutes } from './areas/content/file-routes.js';
 import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
 import { gitRoutes } from './areas/git/routes.js';
+import { importRoutes } from './areas/imports/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
@@ -141,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   siteRoutes(app);
   searchRoutes(app);
   gitRoutes(app);
+  importRoutes(app);
   publishedSiteRoutes(app, new SiteServer(deps, services));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -11,6 +11,7 @@ import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
 import { GitService } from './areas/git/service.js';
+import { ImportsService } from './areas/imports/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OrgsService } from './areas/orgs/service.js';
@@ -61,6 +62,7 @@ export interface Services {
   searchEngine: SearchEngine;
   search: SearchService;
   git: GitService;
+  imports: ImportsService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -96,6 +98,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.searchEngine = new SearchEngine(deps, services);
   services.search = new SearchService(deps, services);
   services.git = new GitService(deps, services);
+  services.imports = new ImportsService(deps, services);
   registerJobs(services);
   return services;
 }
@@ -108,4 +111,5 @@ function registerJobs(services: Services): void {
   services.jobs.schedule('trash.purge', HOUR_MS, 'trash.purge');
   services.searchEngine.registerJobs(services.jobs);
   services.git.registerJobs();
+  services.imports.registerJobs();
 }

@@ -8,6 +8,7 @@ import * as sites from './migrations/0005-sites.js';
 import * as search from './migrations/0006-search.js';
 import * as git from './migrations/0007-git.js';
 import * as searchSpeed from './migrations/0008-search-speed.js';
+import * as imports from './migrations/0009-imports.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-search': search,
   '0007-git': git,
   '0008-search-speed': searchSpeed,
+  '0009-imports': imports,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -473,6 +473,32 @@ export interface GitSyncsTable {
   updated_at: string;
 }
 
+export type ImportRunStatus = 'pending' | 'in-progress' | 'completed' | 'failed' | 'cancelled';
+
+/** A content import run (src/areas/imports). */
+export interface ImportRunsTable {
+  id: string;
+  org_id: string;
+  space_id: string;
+  /** The change request asked for as the target, if any. */
+  change_request_id: string | null;
+  /** The page asked for as the parent of the imported pages, if any. */
+  page_id: string | null;
+  /** The change request the run wrote into: the target one, or the one it opened (and merged). */
+  written_change_request_id: string | null;
+  /** JSON: the source as asked (`{type: 'file', files: [...]}`). */
+  source: string;
+  status: ImportRunStatus;
+  reason: string | null;
+  /** JSON array of `{id, sourceURL}`: the pages made. */
+  pages: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -509,4 +535,5 @@ export interface Tables {
   search_sections: SearchSectionsTable;
   search_vocab: SearchVocabTable;
   git_syncs: GitSyncsTable;
+  import_runs: ImportRunsTable;
 }
