@@ -21,6 +21,7 @@ import { permissionRoutes } from './areas/permissions/routes.js';
 import { searchRoutes } from './areas/search/routes.js';
 import { siteRoutes } from './areas/sites/routes.js';
 import { spaceRoutes } from './areas/spaces/routes.js';
+import { storageRoutes } from './areas/storage/routes.js';
 import { teamRoutes } from './areas/teams/routes.js';
 import { userRoutes } from './areas/users/routes.js';
 import { type Clock, systemClock } from './clock.js';
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   searchRoutes(app);
   gitRoutes(app);
   importRoutes(app);
+  await storageRoutes(app);
   publishedSiteRoutes(app, new SiteServer(deps, services));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

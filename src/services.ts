@@ -20,6 +20,7 @@ import { SearchService } from './areas/search/service.js';
 import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
 import { TrashService } from './areas/spaces/trash.js';
+import { StorageService } from './areas/storage/service.js';
 import { TeamsService } from './areas/teams/service.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
@@ -63,6 +64,7 @@ export interface Services {
   search: SearchService;
   git: GitService;
   imports: ImportsService;
+  storage: StorageService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -98,6 +100,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   services.searchEngine = new SearchEngine(deps, services);
   services.search = new SearchService(deps, services);
   services.git = new GitService(deps, services);
+  services.storage = new StorageService(deps, services);
   services.imports = new ImportsService(deps, services);
   registerJobs(services);
   return services;

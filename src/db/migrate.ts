@@ -9,6 +9,7 @@ import * as search from './migrations/0006-search.js';
 import * as git from './migrations/0007-git.js';
 import * as searchSpeed from './migrations/0008-search-speed.js';
 import * as imports from './migrations/0009-imports.js';
+import * as uploads from './migrations/0010-uploads.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-git': git,
   '0008-search-speed': searchSpeed,
   '0009-imports': imports,
+  '0010-uploads': uploads,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -499,6 +499,30 @@ export interface ImportRunsTable {
   completed_at: string | null;
 }
 
+export type StorageUploadKind = 'import_file' | 'organization_file' | 'customization_font';
+
+/** A file upload (src/areas/storage): pending until its bytes are PUT at its signed URL. */
+export interface StorageUploadsTable {
+  /** The key the API returns and imports name the file by. */
+  key: string;
+  org_id: string;
+  kind: StorageUploadKind;
+  /** The declared file name, MIME type and size in bytes. */
+  name: string;
+  content_type: string;
+  size: number;
+  /** SHA-256 (hex) of the single-use upload token; the token itself is never stored. */
+  token_digest: string;
+  status: 'pending' | 'complete';
+  /** The blob holding the bytes, once complete. */
+  blob_hash: string | null;
+  created_by: string;
+  created_at: string;
+  /** The upload URL works until then. */
+  expires_at: string;
+  completed_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -536,4 +560,5 @@ export interface Tables {
   search_vocab: SearchVocabTable;
   git_syncs: GitSyncsTable;
   import_runs: ImportRunsTable;
+  storage_uploads: StorageUploadsTable;
 }

@@ -1,6 +1,7 @@
+import { unzipSync } from 'fflate';
 import type { Actor } from '../../auth/actor.js';
 import { type Page, paginate, type SortKey } from '../../db/keyset.js';
-import type { ImportRunStatus, ImportRunsTable } from '../../db/tables.js';
+import type { ImportRunStatus, ImportRunsTable, StorageUploadsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, invalidField, notFound } from '../../errors.js';
 import { FrontMatterError, parsePageFile } from '../../git/front-matter.js';
@@ -18,6 +19,10 @@ export const MAX_IMPORT_FILES = 50;
 /** A file's body may be a page's worth of markdown, plus its front matter. */
 const MAX_FETCH_BYTES = MAX_MARKDOWN_BYTES + 64 * 1024;
 const BUSY_RETRY_MS = 2000;
+/** A zip's limits: entries listed, Markdown pages made, and their total uncompressed size. */
+export const MAX_ZIP_ENTRIES = 2000;
+export const MAX_ZIP_PAGES = 200;
+export const MAX_ZIP_BYTES = 50 * 1024 * 1024;
 /** An in-progress run not updated for this long never reported back: it is shown as failed. */
 export const STALE_MS = 30 * 60_000;
 
@@ -85,9 +90,13 @@ export class ImportsService {
     } else {
       await this.services.authz.space(actor, target.space, 'edit');
     }
-    for (const [i, url] of files.entries()) {
+    for (const [i, file] of files.entries()) {
+      if (!isUrl(file)) {
+        await this.uploadOf(orgId, file, `body.source.files.${i}`);
+        continue;
+      }
       try {
-        await this.services.outbound.check(url);
+        await this.services.outbound.check(file);
       } catch (error) {
         if (error instanceof OutboundError) throw invalidField(`body.source.files.${i}`, error.message);
         throw error;
@@ -219,10 +228,8 @@ export class ImportsService {
       try {
         url = new URL(raw);
       } catch {
-        throw invalidField(
-          field,
-          `is not an absolute URL; give the http(s) URL of a Markdown file, got "${raw}"`,
-        );
+        // Not a URL: the key of an upload (generateStorageUploadURL), checked by start().
+        continue;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw invalidField(field, `must be an http:// or https:// URL, got a ${url.protocol} URL`);
@@ -320,13 +327,28 @@ export class ImportsService {
     const actor = await this.actorOf(row.created_by);
     const { files } = JSON.parse(row.source) as StoredSource;
     const changes: ContentChange[] = [];
-    for (const [i, url] of files.entries()) changes.push(await this.pageChange(url, i, row.page_id));
+    const sources: string[] = [];
+    for (const [i, file] of files.entries()) {
+      if (isUrl(file)) {
+        changes.push(await this.pageChange(file, i, row.page_id));
+        sources.push(file);
+        continue;
+      }
+      for (const page of await this.uploadChanges(row, file, i)) {
+        changes.push(page.change);
+        sources.push(page.source);
+      }
+    }
+    if (changes.length === 0)
+      throw new ImportFailure(
+        'the files hold no Markdown page to import (a zip needs .md or .markdown files)',
+      );
 
     let crId = row.change_request_id;
     let opened = false;
     if (!crId) {
       const subject =
-        files.length === 1 ? `Import of ${fileName(new URL(files[0]!))}` : `Import of ${files.length} files`;
+        files.length === 1 ? `Import of ${shownName(files[0]!)}` : `Import of ${files.length} files`;
       crId = (await this.services.changeRequests.create(actor, row.space_id, { subject })).row.id;
       opened = true;
       await this.deps.db
@@ -359,7 +381,7 @@ export class ImportsService {
         );
     }
     const created = outcome.changes.filter((c) => c.object === 'created_page');
-    return { pages: created.map((c, i) => ({ id: c.page, sourceURL: files[i]! })), crId };
+    return { pages: created.map((c, i) => ({ id: c.page, sourceURL: sources[i] ?? '' })), crId };
   }
 
   private async pageChange(raw: string, index: number, into: string | null): Promise<ContentChange> {
@@ -377,6 +399,64 @@ export class ImportsService {
         throw new ImportFailure(`${label} could not be fetched: ${error.message}`);
       throw error;
     }
+    return this.toChange(text, name, label, into);
+  }
+
+  /** The completed upload a `files` entry names, or a 400 naming the entry. */
+  private async uploadOf(orgId: string, key: string, field: string): Promise<StorageUploadsTable> {
+    const upload = await this.services.storage.completed(orgId, key);
+    if (!upload)
+      throw invalidField(
+        field,
+        `is neither an http(s) URL of a file nor the key of a completed upload of this organization; upload the file with generateStorageUploadURL and PUT its bytes to the URL it answers first`,
+      );
+    if (upload.kind !== 'import_file')
+      throw invalidField(
+        field,
+        `is an upload of kind "${upload.kind}"; upload files to import as "import_file"`,
+      );
+    if (!uploadKind(upload.name))
+      throw invalidField(
+        field,
+        `names "${upload.name}", which is not a file type that can be imported; import Markdown (.md, .markdown), text (.txt) or a .zip of Markdown files`,
+      );
+    return upload;
+  }
+
+  /** The pages of an uploaded file: one for a Markdown or text file, one per Markdown file of a zip. */
+  private async uploadChanges(
+    row: ImportRunsTable,
+    key: string,
+    index: number,
+  ): Promise<{ change: ContentChange; source: string }[]> {
+    const label = `source.files.${index} (${shownName(key)})`;
+    let upload: StorageUploadsTable;
+    try {
+      upload = await this.uploadOf(row.org_id, key, `source.files.${index}`);
+    } catch (error) {
+      if (error instanceof ApiError) throw new ImportFailure(error.message.replace(/^Invalid request: /, ''));
+      throw error;
+    }
+    const data = upload.blob_hash ? await this.services.blobs.get(upload.blob_hash) : undefined;
+    if (!data) throw new ImportFailure(`${label}: the uploaded file is no longer stored; upload it again`);
+    if (uploadKind(upload.name) !== 'zip') {
+      if (data.length > MAX_FETCH_BYTES) throw new ImportFailure(`${label} is larger than a page can be`);
+      const change = this.toChange(decodeText(data, label), upload.name, label, row.page_id);
+      return [{ change, source: key }];
+    }
+    return expandZip(data, label).map((entry) => ({
+      change: this.toChange(
+        decodeText(entry.data, `${label} ${entry.path}`),
+        entry.path.split('/').pop()!,
+        `${label} ${entry.path}`,
+        row.page_id,
+      ),
+      source: `${key}#${entry.path}`,
+    }));
+  }
+
+  /** One file's text -> an insert_page change (front matter and title as git import reads them). */
+  private toChange(text: string, name: string, label: string, into: string | null): ContentChange {
     const fallbackTitle = name.replace(/\.[^.]+$/, '').trim() || 'Untitled';
     const base = { operation: 'insert_page' as const, ...(into ? { into } : {}) };
     if (kindOf(name) === 'text')
@@ -443,6 +523,86 @@ export function fileName(url: URL): string {
   } catch {
     return last;
   }
+}
+
+/** A `files` entry that is a URL (anything else is an upload key). */
+function isUrl(file: string): boolean {
+  try {
+    new URL(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How messages and subjects name a file: a URL's last segment, an upload key's last segment. */
+function shownName(file: string): string {
+  return isUrl(file) ? fileName(new URL(file)) : (file.split('/').pop() ?? file);
+}
+
+function uploadKind(name: string): FileKind | 'zip' | undefined {
+  return /\.zip$/i.test(name) ? 'zip' : kindOf(name);
+}
+
+/** A zip entry name that would land outside the archive's folder. */
+function escapes(name: string): boolean {
+  return (
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    name.includes('\u0000') ||
+    /^[a-zA-Z]:/.test(name) ||
+    name.split('/').some((segment) => segment === '..')
+  );
+}
+
+/** Markdown entries of a zip: not SUMMARY.md, nor hidden files or macOS metadata. */
+function isPageEntry(name: string): boolean {
+  const segments = name.split('/');
+  const base = segments[segments.length - 1]!;
+  if (segments.some((segment) => segment.startsWith('.') || segment === '__MACOSX')) return false;
+  if (base.toLowerCase() === 'summary.md') return false;
+  return /\.(md|markdown)$/i.test(base);
+}
+
+/**
+ * The Markdown files of a zip, by path. Any entry escaping the archive fails the whole run; the
+ * entry count, page count and declared sizes are capped before anything is inflated (fflate
+ * inflates into a buffer of the declared size, so an entry cannot grow past it).
+ */
+export function expandZip(data: Buffer, label: string): { path: string; data: Buffer }[] {
+  let entries = 0;
+  let pages = 0;
+  let total = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(data, {
+      filter: (file) => {
+        if (escapes(file.name))
+          throw new ImportFailure(
+            `${label} holds "${file.name.slice(0, 200)}", a path outside the archive; nothing was imported`,
+          );
+        if (++entries > MAX_ZIP_ENTRIES)
+          throw new ImportFailure(`${label} holds more than ${MAX_ZIP_ENTRIES} entries`);
+        if (file.name.endsWith('/') || !isPageEntry(file.name)) return false;
+        if (++pages > MAX_ZIP_PAGES)
+          throw new ImportFailure(
+            `${label} holds more than ${MAX_ZIP_PAGES} Markdown files; split it into several imports`,
+          );
+        if (file.originalSize > MAX_FETCH_BYTES)
+          throw new ImportFailure(`${label} ${file.name} is larger than a page can be`);
+        total += file.originalSize;
+        if (total > MAX_ZIP_BYTES)
+          throw new ImportFailure(`${label} holds more than ${MAX_ZIP_BYTES} bytes of Markdown`);
+        return true;
+      },
+    });
+  } catch (error) {
+    if (error instanceof ImportFailure) throw error;
+    throw new ImportFailure(`${label} is not a readable zip archive`);
+  }
+  return Object.keys(files)
+    .sort()
+    .map((path) => ({ path, data: Buffer.from(files[path]!) }));
 }
 
 function kindOf(name: string): FileKind | undefined {
