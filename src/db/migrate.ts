@@ -10,6 +10,7 @@ import * as git from './migrations/0007-git.js';
 import * as searchSpeed from './migrations/0008-search-speed.js';
 import * as imports from './migrations/0009-imports.js';
 import * as uploads from './migrations/0010-uploads.js';
+import * as searchKeys from './migrations/0011-search-keys.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-search-speed': searchSpeed,
   '0009-imports': imports,
   '0010-uploads': uploads,
+  '0011-search-keys': searchKeys,
 };
 
 class StaticProvider implements MigrationProvider {

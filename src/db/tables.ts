@@ -424,6 +424,14 @@ export interface SearchPagesTable {
   ancestors: string;
   /** Hidden itself or under a hidden page. */
   hidden: Flag;
+  /** The page's number in its space (part of its sections' ids on SQLite); null before 0011. */
+  num: number | null;
+}
+
+/** The number of each indexed space (part of its sections' ids on SQLite). */
+export interface SearchSpaceKeysTable {
+  space_id: string;
+  num: number;
 }
 
 /** One section of an indexed page (the terms are in search_fts or the `vector` column). */
@@ -556,6 +564,7 @@ export interface Tables {
   site_share_links: SiteShareLinksTable;
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
+  search_space_keys: SearchSpaceKeysTable;
   search_sections: SearchSectionsTable;
   search_vocab: SearchVocabTable;
   git_syncs: GitSyncsTable;

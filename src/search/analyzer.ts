@@ -38,7 +38,7 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
  */
 
 /** Bump when analysis changes: every space is then re-indexed by the reconciliation. */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 export const MAX_TERM = 64;
 

@@ -139,6 +139,24 @@ export abstract class SqlSearchIndex implements SearchIndex {
     pages: IndexedPage[],
   ): Promise<void> {
     const gone = [...new Set([...remove, ...pages.map((p) => p.pageId)])];
+    // A page keeps its number when it is written again; new pages take the next free ones.
+    const nums = new Map<string, number>();
+    for (const ids of chunks(pages.map((p) => p.pageId))) {
+      const rows = await tx
+        .selectFrom('search_pages')
+        .select(['page_id', 'num'])
+        .where('space_id', '=', spaceId)
+        .where('page_id', 'in', ids)
+        .execute();
+      for (const row of rows) if (row.num !== null) nums.set(row.page_id, Number(row.num));
+    }
+    const top = await tx
+      .selectFrom('search_pages')
+      .select((eb) => eb.fn.max('num').as('top'))
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    let next = Number(top?.top ?? 0);
+    for (const page of pages) if (!nums.has(page.pageId)) nums.set(page.pageId, ++next);
     for (const ids of chunks(gone)) {
       await this.deleteTerms(tx, spaceId, ids);
       await tx
@@ -164,6 +182,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
             path: page.path,
             ancestors: JSON.stringify(page.ancestors),
             hidden: page.hidden ? 1 : 0,
+            num: nums.get(page.pageId)!,
           })),
         )
         .execute();
@@ -188,6 +207,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     await tx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
     await tx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
     await tx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
+    await tx.deleteFrom('search_space_keys').where('space_id', '=', spaceId).execute();
   }
 
   async pages(keys: Array<{ spaceId: string; pageId: string }>) {

@@ -14,6 +14,11 @@ import {
 /**
  * SQLite: the analysed terms of each section in the contentless FTS5 table `search_fts`
  * (columns title, heading, body; rowid = search_sections.id), ranked with bm25.
+ *
+ * A section's id is its key: space number (search_space_keys) << 42 | page number
+ * (search_pages.num) << 20 | position. A query groups its matches by page (`rowid >> 20`) and
+ * scopes them by space (`rowid >> 42`) without reading a row per match, and reads the space and
+ * page ids of the pages it returns only.
  */
 
 const terms = (text: string) =>
@@ -23,6 +28,26 @@ const terms = (text: string) =>
 
 /** bm25 weights of the title, heading and body columns. */
 const WEIGHTS = sql.raw('10.0, 4.0, 1.0');
+
+const POSITION_BITS = 20n;
+const PAGE_BITS = 22n;
+const SPACE_BITS = 21n;
+/** `sid >> PAGE_SHIFT` is a section's page key, `sid >> SPACE_SHIFT` its space number. */
+const PAGE_SHIFT = sql.lit(Number(POSITION_BITS));
+const SPACE_SHIFT = sql.lit(Number(POSITION_BITS + PAGE_BITS));
+/** `key >> PAGE_BITS` is a page key's space number, `key & PAGE_MASK` its page number. */
+const KEY_SHIFT = sql.lit(Number(PAGE_BITS));
+const PAGE_MASK = sql.lit(Number((1n << PAGE_BITS) - 1n));
+
+function sectionKey(space: number, page: number, position: number): bigint {
+  if (
+    space >= 2 ** Number(SPACE_BITS) ||
+    page >= 2 ** Number(PAGE_BITS) ||
+    position >= 2 ** Number(POSITION_BITS)
+  )
+    throw new Error(`search key out of range: space ${space}, page ${page}, section ${position}`);
+  return (BigInt(space) << (POSITION_BITS + PAGE_BITS)) | (BigInt(page) << POSITION_BITS) | BigInt(position);
+}
 
 export class SqliteSearchIndex extends SqlSearchIndex {
   protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
@@ -39,12 +64,29 @@ export class SqliteSearchIndex extends SqlSearchIndex {
   }
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+    const space = await this.spaceNum(tx, spaceId);
+    const nums = new Map<string, number>();
+    for (const ids of chunks(pages.map((p) => p.pageId))) {
+      const rows = await tx
+        .selectFrom('search_pages')
+        .select(['page_id', 'num'])
+        .where('space_id', '=', spaceId)
+        .where('page_id', 'in', ids)
+        .execute();
+      for (const row of rows) nums.set(row.page_id, Number(row.num));
+    }
     const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
     for (const batch of chunks(rows, 200)) {
-      const inserted = await tx
+      const keyed = batch.map(({ page, section }) => ({
+        page,
+        section,
+        id: sectionKey(space, nums.get(page.pageId)!, section.position),
+      }));
+      await tx
         .insertInto('search_sections')
         .values(
-          batch.map(({ page, section }) => ({
+          keyed.map(({ page, section, id }) => ({
+            id: sql<number>`${id}`,
             space_id: spaceId,
             page_id: page.pageId,
             position: section.position,
@@ -53,16 +95,30 @@ export class SqliteSearchIndex extends SqlSearchIndex {
             body: section.text,
           })),
         )
-        .returning(['id', 'page_id', 'position'])
         .execute();
-      const ids = new Map(inserted.map((r) => [`${r.page_id}\0${r.position}`, Number(r.id)]));
-      for (const { page, section } of batch) {
-        const id = ids.get(`${page.pageId}\0${section.position}`)!;
+      for (const { page, section, id } of keyed) {
         await sql`INSERT INTO search_fts (rowid, title, heading, body) VALUES (${id}, ${terms(page.title)}, ${terms(section.heading)}, ${terms(section.text)})`.execute(
           tx,
         );
       }
     }
+  }
+
+  /** The space's number, given the next free one on its first write. */
+  private async spaceNum(tx: Tx, spaceId: string): Promise<number> {
+    const found = await tx
+      .selectFrom('search_space_keys')
+      .select('num')
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    if (found) return Number(found.num);
+    const top = await tx
+      .selectFrom('search_space_keys')
+      .select((eb) => eb.fn.max('num').as('top'))
+      .executeTakeFirst();
+    const num = Number(top?.top ?? 0) + 1;
+    await tx.insertInto('search_space_keys').values({ space_id: spaceId, num }).execute();
+    return num;
   }
 
   async rank(
@@ -74,42 +130,53 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     if (plan.must.length === 0) return { pages: [], total: 0 };
     const query = toFts5(plan.must);
     const flag = (match: string, weight: number) =>
-      sql`(CASE WHEN x.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${match}) THEN ${sql.lit(weight)} ELSE 0 END)`;
+      sql`(CASE WHEN m.sid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${match}) THEN ${sql.lit(weight)} ELSE 0 END)`;
     const together = plan.together ? flag(toFts5([plan.together]), 1) : sql`0`;
     const excluded =
       plan.not.length > 0
-        ? sql`AND (x.space_id, x.page_id) NOT IN (
-            SELECT y.space_id, y.page_id FROM search_fts e CROSS JOIN search_sections y INDEXED BY search_sections_owner ON y.id = e.rowid
-            WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
+        ? sql`AND (m.sid >> ${PAGE_SHIFT}) NOT IN (
+            SELECT e.rowid >> ${PAGE_SHIFT} FROM search_fts e WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
         : sql``;
-    // Every matching section in the scope with its tier: the bonuses for the page title, a
-    // heading and the words together. The score is tier + bm25 / (1 + bm25) (below 1), so a
-    // page's rank is decided by its best tier first, and bm25 matters within a tier only.
-    // A section's page row is written and removed with it: it is read only for `hidden`.
-    const pages = scope.includeHidden
+    // Hidden pages of the scope (few), by page key.
+    const hidden = scope.includeHidden
       ? sql``
-      : sql`CROSS JOIN search_pages p ON p.space_id = x.space_id AND p.page_id = x.page_id`;
+      : sql`AND (m.sid >> ${PAGE_SHIFT}) NOT IN (
+          SELECT (x.num << ${KEY_SHIFT}) | p.num FROM sp x
+          CROSS JOIN search_pages p INDEXED BY search_pages_hidden ON p.space_id = x.space_id AND p.hidden = 1)`;
+    // The numbers of the spaces in scope (\`x\` as search_sections is in scopeSql: its space_id).
+    // Every matching section in the scope with its page key and tier: the bonuses for the page
+    // title, a heading and the words together. The score is tier + bm25 / (1 + bm25) (below 1),
+    // so a page's rank is decided by its best tier first, and bm25 matters within a tier only.
     const hits = sql`
-      m AS MATERIALIZED (SELECT f.rowid AS sid FROM search_fts f WHERE f.search_fts MATCH ${query}),
+      sp AS MATERIALIZED (
+        SELECT x.space_id, x.num FROM search_space_keys x CROSS JOIN spaces s ON s.id = x.space_id
+        WHERE ${this.scopeSql({ ...scope, includeHidden: true })}
+      ),
+      m AS MATERIALIZED (
+        SELECT f.rowid AS sid FROM search_fts f WHERE f.search_fts MATCH ${query}
+        AND f.rowid >= (SELECT MIN(num) FROM sp) << ${SPACE_SHIFT}
+        AND f.rowid < ((SELECT MAX(num) FROM sp) + 1) << ${SPACE_SHIFT}
+      ),
       hit AS MATERIALIZED (
-        SELECT x.id AS sid, x.space_id, x.page_id,
+        SELECT m.sid, m.sid >> ${PAGE_SHIFT} AS pk,
           ${flag(toFts5(plan.must, { column: 'title' }), 4)} + ${flag(toFts5(plan.must, { column: 'heading' }), 2)}
           + ${together} AS tier
         FROM m
-        CROSS JOIN search_sections x INDEXED BY search_sections_owner ON x.id = m.sid
-        ${pages}
-        CROSS JOIN spaces s ON s.id = x.space_id
-        WHERE ${this.scopeSql(scope)} ${excluded}
+        WHERE (m.sid >> ${SPACE_SHIFT}) IN (SELECT num FROM sp) ${hidden} ${excluded}
       ),
-      tiers AS MATERIALIZED (SELECT space_id, page_id, MAX(tier) AS tier FROM hit GROUP BY space_id, page_id)`;
+      tiers AS MATERIALIZED (SELECT pk, MAX(tier) AS tier FROM hit GROUP BY pk)`;
     // bm25 costs a lookup per row: on the first page of results it is computed only for the
     // sections that can reach it - the best-tier sections of pages whose best tier is at least
     // the tier of the limit-th page. Later pages (a cursor) rank every match.
     const candidates = cursor
-      ? sql`SELECT sid, space_id, page_id, tier FROM hit`
-      : sql`SELECT h.sid, h.space_id, h.page_id, h.tier FROM hit h
-          JOIN tiers t ON t.space_id = h.space_id AND t.page_id = h.page_id AND t.tier = h.tier
+      ? sql`SELECT sid, pk, tier FROM hit`
+      : sql`SELECT h.sid, h.pk, h.tier FROM hit h
+          JOIN tiers t ON t.pk = h.pk AND t.tier = h.tier
           WHERE t.tier >= COALESCE((SELECT tier FROM tiers ORDER BY tier DESC LIMIT 1 OFFSET ${limit - 1}), -1)`;
+    // The ids of the ranked pages are read for those that can make the page of results only:
+    // the ones scoring at least the limit-th score below the cursor's (and the cursor's ties).
+    const below = cursor ? sql`score < ${cursor.score}` : sql`1 = 1`;
+    const upto = cursor ? sql`score <= ${cursor.score}` : sql`1 = 1`;
     const { rows } = await sql<{ space_id: string; page_id: string; score: number; total: number }>`
       WITH ${hits},
       c AS MATERIALIZED (${candidates}),
@@ -118,11 +185,20 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         WHERE f.search_fts MATCH ${query} AND +f.rowid IN (SELECT sid FROM c)
       ),
       scored AS (
-        SELECT c.space_id, c.page_id, c.tier + (0.0 - f.bm) / (1.0 - f.bm) AS score
+        SELECT c.pk, c.tier + (0.0 - f.bm) / (1.0 - f.bm) AS score
         FROM f JOIN c ON c.sid = f.sid
       ),
-      ranked AS MATERIALIZED (SELECT space_id, page_id, MAX(score) AS score FROM scored GROUP BY space_id, page_id)
-      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM tiers) AS total FROM ranked
+      ranked AS MATERIALIZED (SELECT pk, MAX(score) AS score FROM scored GROUP BY pk),
+      top AS MATERIALIZED (
+        SELECT pk, score FROM ranked WHERE ${upto} AND score >= COALESCE(
+          (SELECT score FROM ranked WHERE ${below} ORDER BY score DESC LIMIT 1 OFFSET ${limit - 1}), -1)
+      ),
+      named AS (
+        SELECT x.space_id, p.page_id, top.score FROM top
+        CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
+        CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
+      )
+      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM tiers) AS total FROM named
       WHERE ${this.cursorSql(cursor)}
       ORDER BY score DESC, space_id, page_id
       LIMIT ${limit}`.execute(this.db);
