@@ -11,6 +11,7 @@ import * as searchSpeed from './migrations/0008-search-speed.js';
 import * as imports from './migrations/0009-imports.js';
 import * as uploads from './migrations/0010-uploads.js';
 import * as searchKeys from './migrations/0011-search-keys.js';
+import * as searchTiers from './migrations/0012-search-tiers.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-imports': imports,
   '0010-uploads': uploads,
   '0011-search-keys': searchKeys,
+  '0012-search-tiers': searchTiers,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -37,8 +37,11 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
  *   more characters is a phrase of bigrams and a single character is a prefix.
  */
 
-/** Bump when analysis changes: every space is then re-indexed by the reconciliation. */
-export const ANALYZER_VERSION = 2;
+/**
+ * Bump when analysis or what is indexed changes: every space is then re-indexed by the
+ * reconciliation (2: section keys; 3: SQLite title and heading tier tables).
+ */
+export const ANALYZER_VERSION = 3;
 
 export const MAX_TERM = 64;
 

@@ -91,7 +91,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         : sql``;
     const ranked = sql`
       WITH hit AS (
-        SELECT x.space_id, x.page_id,
+        SELECT x.space_id, x.page_id, x.position,
           ${flag(toTsQuery(plan.must, { weight: 'A' }), 4)} + ${flag(toTsQuery(plan.must, { weight: 'B' }), 2)}
           + ${together} + x.r / (1.0 + x.r) AS score
         FROM (
@@ -101,10 +101,19 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         JOIN spaces s ON s.id = x.space_id
         WHERE ${this.scopeSql(scope)} ${excluded}
       ),
-      ranked AS MATERIALIZED (SELECT space_id, page_id, MAX(score)::float8 AS score FROM hit GROUP BY space_id, page_id)`;
-    const { rows } = await sql<{ space_id: string; page_id: string; score: number; total: number }>`
+      ranked AS MATERIALIZED (
+        SELECT space_id, page_id, MAX(score)::float8 AS score, array_agg(position) AS positions
+        FROM hit GROUP BY space_id, page_id
+      )`;
+    const { rows } = await sql<{
+      space_id: string;
+      page_id: string;
+      score: number;
+      positions: number[];
+      total: number;
+    }>`
       ${ranked}
-      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM ranked) AS total FROM ranked
+      SELECT space_id, page_id, score, positions, (SELECT COUNT(*) FROM ranked) AS total FROM ranked
       WHERE ${this.cursorSql(cursor)}
       ORDER BY score DESC, space_id, page_id
       LIMIT ${limit}`.execute(this.db);
@@ -114,7 +123,12 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       total = Number(counted.rows[0]?.n ?? 0);
     }
     return {
-      pages: rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id, score: Number(r.score) })),
+      pages: rows.map((r) => ({
+        spaceId: r.space_id,
+        pageId: r.page_id,
+        score: Number(r.score),
+        sections: r.positions.map(Number),
+      })),
       total: Number(total),
     };
   }

@@ -57,6 +57,8 @@ export interface RankedPage {
   spaceId: string;
   pageId: string;
   score: number;
+  /** Positions of the page's sections that matched the query, when the engine knows them. */
+  sections?: number[];
 }
 
 export interface Ranking {
@@ -98,10 +100,11 @@ export interface SearchIndex {
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
   /** Matching pages, best first, after `cursor`. */
   rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
-  /** Stored pages and their sections, for the ranked pages. */
-  pages(
-    keys: Array<{ spaceId: string; pageId: string }>,
-  ): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
+  /**
+   * Stored pages and their sections, for the ranked pages: the first section and those that
+   * matched when the ranking says which, else all of them.
+   */
+  pages(keys: RankedPage[]): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
   /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
   expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
 }
@@ -210,13 +213,14 @@ export abstract class SqlSearchIndex implements SearchIndex {
     await tx.deleteFrom('search_space_keys').where('space_id', '=', spaceId).execute();
   }
 
-  async pages(keys: Array<{ spaceId: string; pageId: string }>) {
+  async pages(keys: RankedPage[]) {
     const pages: StoredPage[] = [];
     const sections: StoredSection[] = [];
-    const bySpace = new Map<string, string[]>();
-    for (const key of keys) bySpace.set(key.spaceId, [...(bySpace.get(key.spaceId) ?? []), key.pageId]);
-    for (const [spaceId, pageIds] of bySpace) {
-      for (const ids of chunks(pageIds)) {
+    const bySpace = new Map<string, RankedPage[]>();
+    for (const key of keys) bySpace.set(key.spaceId, [...(bySpace.get(key.spaceId) ?? []), key]);
+    for (const [spaceId, ranked] of bySpace) {
+      for (const batch of chunks(ranked)) {
+        const ids = batch.map((key) => key.pageId);
         const pageRows = await this.db
           .selectFrom('search_pages')
           .select(['page_id', 'title', 'description', 'path', 'ancestors'])
@@ -232,11 +236,23 @@ export abstract class SqlSearchIndex implements SearchIndex {
             path: row.path,
             ancestors: JSON.parse(row.ancestors) as string[],
           });
+        // The sections a hit can show: those that matched and the first (shown when none of
+        // the matched ones has the words in its own heading or text).
+        const wanted = batch.every((key) => key.sections)
+          ? batch.flatMap((key) =>
+              [...new Set([0, ...key.sections!])].map(
+                (position) => sql`(${key.pageId}, CAST(${position} AS integer))`,
+              ),
+            )
+          : undefined;
         const sectionRows = await this.db
           .selectFrom('search_sections')
           .select(['page_id', 'position', 'anchor', 'heading', 'body'])
           .where('space_id', '=', spaceId)
-          .where('page_id', 'in', ids)
+          .$if(wanted === undefined, (q) => q.where('page_id', 'in', ids))
+          .$if(wanted !== undefined, (q) =>
+            q.where(sql<boolean>`(page_id, position) IN (VALUES ${sql.join(wanted!)})`),
+          )
           .orderBy('page_id')
           .orderBy('position')
           .execute();

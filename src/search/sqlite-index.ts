@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { documentTokens } from './analyzer.js';
 import { type QueryPlan, toFts5 } from './query.js';
@@ -38,6 +38,8 @@ const SPACE_SHIFT = sql.lit(Number(POSITION_BITS + PAGE_BITS));
 /** `key >> PAGE_BITS` is a page key's space number, `key & PAGE_MASK` its page number. */
 const KEY_SHIFT = sql.lit(Number(PAGE_BITS));
 const PAGE_MASK = sql.lit(Number((1n << PAGE_BITS) - 1n));
+/** `sid & POSITION_MASK` is a section's position in its page. */
+const POSITION_MASK = sql.lit(Number((1n << POSITION_BITS) - 1n));
 
 function sectionKey(space: number, page: number, position: number): bigint {
   if (
@@ -51,16 +53,23 @@ function sectionKey(space: number, page: number, position: number): bigint {
 
 export class SqliteSearchIndex extends SqlSearchIndex {
   protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
-    await sql`DELETE FROM search_fts WHERE rowid IN (
-      SELECT id FROM search_sections WHERE space_id = ${spaceId} AND page_id IN (${sql.join(pageIds)}))`.execute(
-      tx,
-    );
+    const ids = sql.join(pageIds);
+    for (const table of [sql`search_fts`, sql`search_headings`])
+      await sql`DELETE FROM ${table} WHERE rowid IN (
+        SELECT id FROM search_sections WHERE space_id = ${spaceId} AND page_id IN (${ids}))`.execute(tx);
+    await sql`DELETE FROM search_titles WHERE rowid IN (
+      SELECT (k.num << ${KEY_SHIFT}) | p.num FROM search_pages p CROSS JOIN search_space_keys k ON k.space_id = p.space_id
+      WHERE p.space_id = ${spaceId} AND p.page_id IN (${ids}))`.execute(tx);
   }
 
   protected async deleteAllTerms(tx: Tx, spaceId: string): Promise<void> {
-    await sql`DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ${spaceId})`.execute(
-      tx,
-    );
+    for (const table of [sql`search_fts`, sql`search_headings`])
+      await sql`DELETE FROM ${table} WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ${spaceId})`.execute(
+        tx,
+      );
+    await sql`DELETE FROM search_titles WHERE rowid IN (
+      SELECT (k.num << ${KEY_SHIFT}) | p.num FROM search_pages p CROSS JOIN search_space_keys k ON k.space_id = p.space_id
+      WHERE p.space_id = ${spaceId})`.execute(tx);
   }
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
@@ -75,6 +84,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         .execute();
       for (const row of rows) nums.set(row.page_id, Number(row.num));
     }
+    const titles = new Map(pages.map((page) => [page, terms(page.title)]));
     const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
     for (const batch of chunks(rows, 200)) {
       const keyed = batch.map(({ page, section }) => ({
@@ -97,10 +107,18 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         )
         .execute();
       for (const { page, section, id } of keyed) {
-        await sql`INSERT INTO search_fts (rowid, title, heading, body) VALUES (${id}, ${terms(page.title)}, ${terms(section.heading)}, ${terms(section.text)})`.execute(
+        const heading = terms(section.heading);
+        await sql`INSERT INTO search_fts (rowid, title, heading, body) VALUES (${id}, ${titles.get(page)!}, ${heading}, ${terms(section.text)})`.execute(
           tx,
         );
+        if (heading)
+          await sql`INSERT INTO search_headings (rowid, heading) VALUES (${id}, ${heading})`.execute(tx);
       }
+    }
+    for (const [page, title] of titles) {
+      if (!title) continue;
+      const key = (BigInt(space) << PAGE_BITS) | BigInt(nums.get(page.pageId)!);
+      await sql`INSERT INTO search_titles (rowid, title) VALUES (${key}, ${title})`.execute(tx);
     }
   }
 
@@ -129,9 +147,12 @@ export class SqliteSearchIndex extends SqlSearchIndex {
   ): Promise<Ranking> {
     if (plan.must.length === 0) return { pages: [], total: 0 };
     const query = toFts5(plan.must);
-    const flag = (match: string, weight: number) =>
-      sql`(CASE WHEN m.sid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${match}) THEN ${sql.lit(weight)} ELSE 0 END)`;
-    const together = plan.together ? flag(toFts5([plan.together]), 1) : sql`0`;
+    // The bounds of the section keys of the spaces in scope, for the FTS5 rowid range.
+    const range = (table: RawBuilder<unknown>, shift: RawBuilder<unknown>) =>
+      sql`${table}.rowid >= (SELECT MIN(num) FROM sp) << ${shift} AND ${table}.rowid < ((SELECT MAX(num) FROM sp) + 1) << ${shift}`;
+    const together = plan.together
+      ? sql`SELECT g.rowid AS sid FROM search_fts g WHERE g.search_fts MATCH ${toFts5([plan.together])} AND ${range(sql`g`, SPACE_SHIFT)}`
+      : sql`SELECT 0 AS sid WHERE 0`;
     const excluded =
       plan.not.length > 0
         ? sql`AND (m.sid >> ${PAGE_SHIFT}) NOT IN (
@@ -143,72 +164,76 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       : sql`AND (m.sid >> ${PAGE_SHIFT}) NOT IN (
           SELECT (x.num << ${KEY_SHIFT}) | p.num FROM sp x
           CROSS JOIN search_pages p INDEXED BY search_pages_hidden ON p.space_id = x.space_id AND p.hidden = 1)`;
-    // The numbers of the spaces in scope (\`x\` as search_sections is in scopeSql: its space_id).
-    // Every matching section in the scope with its page key and tier: the bonuses for the page
-    // title, a heading and the words together. The score is tier + bm25 / (1 + bm25) (below 1),
-    // so a page's rank is decided by its best tier first, and bm25 matters within a tier only.
-    const hits = sql`
+    // One pass over the sections' doclists gives every match with its bm25; the tiers come from
+    // the small title and heading indexes and, for two words or more, the pass of the words
+    // together. A section scores tier + bm25 / (1 + bm25) (below 1): a page's rank is decided
+    // by its best tier first (title 4, heading 2, words together 1), and bm25 within a tier.
+    // In scopeSql, `x` stands for search_sections: search_space_keys has its space_id.
+    const scored = sql`
       sp AS MATERIALIZED (
         SELECT x.space_id, x.num FROM search_space_keys x CROSS JOIN spaces s ON s.id = x.space_id
         WHERE ${this.scopeSql({ ...scope, includeHidden: true })}
       ),
       m AS MATERIALIZED (
-        SELECT f.rowid AS sid FROM search_fts f WHERE f.search_fts MATCH ${query}
-        AND f.rowid >= (SELECT MIN(num) FROM sp) << ${SPACE_SHIFT}
-        AND f.rowid < ((SELECT MAX(num) FROM sp) + 1) << ${SPACE_SHIFT}
+        SELECT f.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts f
+        WHERE f.search_fts MATCH ${query} AND ${range(sql`f`, SPACE_SHIFT)}
       ),
-      hit AS MATERIALIZED (
-        SELECT m.sid, m.sid >> ${PAGE_SHIFT} AS pk,
-          ${flag(toFts5(plan.must, { column: 'title' }), 4)} + ${flag(toFts5(plan.must, { column: 'heading' }), 2)}
-          + ${together} AS tier
+      t AS MATERIALIZED (
+        SELECT t.rowid AS pk FROM search_titles t WHERE t.search_titles MATCH ${query} AND ${range(sql`t`, KEY_SHIFT)}
+      ),
+      h AS MATERIALIZED (
+        SELECT h.rowid AS sid FROM search_headings h WHERE h.search_headings MATCH ${query} AND ${range(sql`h`, SPACE_SHIFT)}
+      ),
+      g AS MATERIALIZED (${together}),
+      scored AS (
+        SELECT m.sid >> ${PAGE_SHIFT} AS pk, m.sid & ${POSITION_MASK} AS position,
+          (CASE WHEN (m.sid >> ${PAGE_SHIFT}) IN t THEN 4 ELSE 0 END) + (CASE WHEN m.sid IN h THEN 2 ELSE 0 END)
+          + (CASE WHEN m.sid IN g THEN 1 ELSE 0 END) + (0.0 - m.bm) / (1.0 - m.bm) AS score
         FROM m
         WHERE (m.sid >> ${SPACE_SHIFT}) IN (SELECT num FROM sp) ${hidden} ${excluded}
       ),
-      tiers AS MATERIALIZED (SELECT pk, MAX(tier) AS tier FROM hit GROUP BY pk)`;
-    // bm25 costs a lookup per row: on the first page of results it is computed only for the
-    // sections that can reach it - the best-tier sections of pages whose best tier is at least
-    // the tier of the limit-th page. Later pages (a cursor) rank every match.
-    const candidates = cursor
-      ? sql`SELECT sid, pk, tier FROM hit`
-      : sql`SELECT h.sid, h.pk, h.tier FROM hit h
-          JOIN tiers t ON t.pk = h.pk AND t.tier = h.tier
-          WHERE t.tier >= COALESCE((SELECT tier FROM tiers ORDER BY tier DESC LIMIT 1 OFFSET ${limit - 1}), -1)`;
+      ranked AS MATERIALIZED (
+        SELECT pk, MAX(score) AS score, group_concat(position) AS positions FROM scored GROUP BY pk
+      )`;
     // The ids of the ranked pages are read for those that can make the page of results only:
     // the ones scoring at least the limit-th score below the cursor's (and the cursor's ties).
     const below = cursor ? sql`score < ${cursor.score}` : sql`1 = 1`;
     const upto = cursor ? sql`score <= ${cursor.score}` : sql`1 = 1`;
-    const { rows } = await sql<{ space_id: string; page_id: string; score: number; total: number }>`
-      WITH ${hits},
-      c AS MATERIALIZED (${candidates}),
-      f AS MATERIALIZED (
-        SELECT f.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts f
-        WHERE f.search_fts MATCH ${query} AND +f.rowid IN (SELECT sid FROM c)
-      ),
-      scored AS (
-        SELECT c.pk, c.tier + (0.0 - f.bm) / (1.0 - f.bm) AS score
-        FROM f JOIN c ON c.sid = f.sid
-      ),
-      ranked AS MATERIALIZED (SELECT pk, MAX(score) AS score FROM scored GROUP BY pk),
+    const { rows } = await sql<{
+      space_id: string;
+      page_id: string;
+      score: number;
+      positions: string;
+      total: number;
+    }>`
+      WITH ${scored},
       top AS MATERIALIZED (
-        SELECT pk, score FROM ranked WHERE ${upto} AND score >= COALESCE(
+        SELECT pk, score, positions FROM ranked WHERE ${upto} AND score >= COALESCE(
           (SELECT score FROM ranked WHERE ${below} ORDER BY score DESC LIMIT 1 OFFSET ${limit - 1}), -1)
       ),
       named AS (
-        SELECT x.space_id, p.page_id, top.score FROM top
+        SELECT x.space_id, p.page_id, top.score, top.positions FROM top
         CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
         CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
       )
-      SELECT space_id, page_id, score, (SELECT COUNT(*) FROM tiers) AS total FROM named
+      SELECT space_id, page_id, score, positions, (SELECT COUNT(*) FROM ranked) AS total FROM named
       WHERE ${this.cursorSql(cursor)}
       ORDER BY score DESC, space_id, page_id
       LIMIT ${limit}`.execute(this.db);
     let total = rows[0]?.total;
     if (total === undefined) {
-      const counted = await sql<{ n: number }>`WITH ${hits} SELECT COUNT(*) AS n FROM tiers`.execute(this.db);
+      const counted = await sql<{ n: number }>`WITH ${scored} SELECT COUNT(*) AS n FROM ranked`.execute(
+        this.db,
+      );
       total = Number(counted.rows[0]?.n ?? 0);
     }
     return {
-      pages: rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id, score: Number(r.score) })),
+      pages: rows.map((r) => ({
+        spaceId: r.space_id,
+        pageId: r.page_id,
+        score: Number(r.score),
+        sections: r.positions.split(',').map(Number),
+      })),
       total: Number(total),
     };
   }
