@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { documentTokens } from './analyzer.js';
 import { type QueryPlan, toTsQuery } from './query.js';
@@ -46,6 +46,11 @@ export function vectorOf(title: string, heading: string, body: string): string {
 }
 
 export class PostgresSearchIndex extends SqlSearchIndex {
+  protected jsonRows(json: string, columns: Array<[string, 'text' | 'integer']>): RawBuilder<unknown> {
+    const fields = columns.map(([name, type]) => sql`${sql.id(name)} ${sql.raw(type)}`);
+    return sql`jsonb_to_recordset(${json}::jsonb) AS w(${sql.join(fields)})`;
+  }
+
   protected async deleteTerms(): Promise<void> {
     // The terms are a column of search_sections: they go with its rows.
   }

@@ -213,60 +213,80 @@ export abstract class SqlSearchIndex implements SearchIndex {
     await tx.deleteFrom('search_space_keys').where('space_id', '=', spaceId).execute();
   }
 
+  /**
+   * A table `w` of the rows of a JSON array of objects, with these columns: one statement
+   * whatever the number of rows, where an IN list would be a new statement for each length.
+   */
+  protected abstract jsonRows(
+    json: string,
+    columns: Array<[string, 'text' | 'integer']>,
+  ): RawBuilder<unknown>;
+
   async pages(keys: RankedPage[]) {
-    const pages: StoredPage[] = [];
-    const sections: StoredSection[] = [];
-    const bySpace = new Map<string, RankedPage[]>();
-    for (const key of keys) bySpace.set(key.spaceId, [...(bySpace.get(key.spaceId) ?? []), key]);
-    for (const [spaceId, ranked] of bySpace) {
-      for (const batch of chunks(ranked)) {
-        const ids = batch.map((key) => key.pageId);
-        const pageRows = await this.db
-          .selectFrom('search_pages')
-          .select(['page_id', 'title', 'description', 'path', 'ancestors'])
-          .where('space_id', '=', spaceId)
-          .where('page_id', 'in', ids)
-          .execute();
-        for (const row of pageRows)
-          pages.push({
-            spaceId,
-            pageId: row.page_id,
-            title: row.title,
-            description: row.description,
-            path: row.path,
-            ancestors: JSON.parse(row.ancestors) as string[],
-          });
-        // The sections a hit can show: those that matched and the first (shown when none of
-        // the matched ones has the words in its own heading or text).
-        const wanted = batch.every((key) => key.sections)
-          ? batch.flatMap((key) =>
-              [...new Set([0, ...key.sections!])].map(
-                (position) => sql`(${key.pageId}, CAST(${position} AS integer))`,
-              ),
-            )
-          : undefined;
-        const sectionRows = await this.db
-          .selectFrom('search_sections')
-          .select(['page_id', 'position', 'anchor', 'heading', 'body'])
-          .where('space_id', '=', spaceId)
-          .$if(wanted === undefined, (q) => q.where('page_id', 'in', ids))
-          .$if(wanted !== undefined, (q) =>
-            q.where(sql<boolean>`(page_id, position) IN (VALUES ${sql.join(wanted!)})`),
-          )
-          .orderBy('page_id')
-          .orderBy('position')
-          .execute();
-        for (const row of sectionRows)
-          sections.push({
-            spaceId,
-            pageId: row.page_id,
-            position: Number(row.position),
-            anchor: row.anchor,
-            heading: row.heading,
-            body: row.body,
-          });
-      }
-    }
+    if (keys.length === 0) return { pages: [], sections: [] };
+    const pageKeys = JSON.stringify(keys.map((key) => ({ s: key.spaceId, p: key.pageId })));
+    const pageRows = await sql<{
+      space_id: string;
+      page_id: string;
+      title: string;
+      description: string;
+      path: string;
+      ancestors: string;
+    }>`SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors
+      FROM ${this.jsonRows(pageKeys, [
+        ['s', 'text'],
+        ['p', 'text'],
+      ])} CROSS JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
+    const pages = pageRows.rows.map(
+      (row): StoredPage => ({
+        spaceId: row.space_id,
+        pageId: row.page_id,
+        title: row.title,
+        description: row.description,
+        path: row.path,
+        ancestors: JSON.parse(row.ancestors) as string[],
+      }),
+    );
+    // The sections a hit can show: those that matched and the first (shown when none of the
+    // matched ones has the words in its own heading or text); all of them when the ranking
+    // does not say which matched.
+    const narrowed = keys.every((key) => key.sections);
+    const sectionKeys = narrowed
+      ? JSON.stringify(
+          keys.flatMap((key) =>
+            [...new Set([0, ...key.sections!])].map((n) => ({ s: key.spaceId, p: key.pageId, n })),
+          ),
+        )
+      : pageKeys;
+    const from = narrowed
+      ? sql`${this.jsonRows(sectionKeys, [
+          ['s', 'text'],
+          ['p', 'text'],
+          ['n', 'integer'],
+        ])} CROSS JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`
+      : sql`${this.jsonRows(sectionKeys, [
+          ['s', 'text'],
+          ['p', 'text'],
+        ])} CROSS JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p`;
+    const sectionRows = await sql<{
+      space_id: string;
+      page_id: string;
+      position: number;
+      anchor: string | null;
+      heading: string;
+      body: string;
+    }>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}
+      ORDER BY x.space_id, x.page_id, x.position`.execute(this.db);
+    const sections = sectionRows.rows.map(
+      (row): StoredSection => ({
+        spaceId: row.space_id,
+        pageId: row.page_id,
+        position: Number(row.position),
+        anchor: row.anchor,
+        heading: row.heading,
+        body: row.body,
+      }),
+    );
     return { pages, sections };
   }
 

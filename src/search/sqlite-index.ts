@@ -52,6 +52,11 @@ function sectionKey(space: number, page: number, position: number): bigint {
 }
 
 export class SqliteSearchIndex extends SqlSearchIndex {
+  protected jsonRows(json: string, columns: Array<[string, 'text' | 'integer']>): RawBuilder<unknown> {
+    const fields = columns.map(([name]) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.id(name)}`);
+    return sql`(SELECT ${sql.join(fields)} FROM json_each(${json})) AS w`;
+  }
+
   protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
     const ids = sql.join(pageIds);
     for (const table of [sql`search_fts`, sql`search_headings`])
