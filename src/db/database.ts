@@ -48,6 +48,9 @@ function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Reads map the file instead of copying pages through read(): search reads many index and
+  // text pages per query (measured: 10% off the search bench's query time).
+  sqlite.pragma('mmap_size = 268435456');
   const changes = new SqliteChanges(sqlite);
   const db = new Kysely<Tables>({ dialect: new QuireSqliteDialect(sqlite, changes) });
   return {
