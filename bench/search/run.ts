@@ -4,8 +4,9 @@
  * (common words, rare words, quoted phrases, prefixes, two and three words) through
  * SearchService.inSpace - the method behind `GET /v1/spaces/{id}/search`, first page, default
  * limit (100 hits with their sections and snippets), without the HTTP layer - and the same
- * queries against MiniSearch over the same pages in memory, in the same process. Target on
- * SQLite: median no slower than MiniSearch.
+ * queries against MiniSearch over the same pages in memory, in the same process: the two
+ * engines take turns query by query, three rounds (BENCH_ROUNDS), a query's time its median
+ * over the rounds. Target on SQLite: median no slower than MiniSearch.
  *
  *   npm run bench:search                             # SQLite
  *   DATABASE_URL=postgres://... npm run bench:search  # PostgreSQL (an isolated schema, dropped after)
@@ -35,6 +36,7 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const BATCH = 50;
 const PER_CHANGE_REQUEST = 10; // batches of 50 changes per change request, then a merge
 const WARMUP = 30;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const KEEP = process.env.BENCH_DB ? path.resolve(process.env.BENCH_DB) : undefined;
@@ -130,7 +132,6 @@ try {
   const queries = mixedQueries(corpus).slice(0, QUERIES);
   const quire = async (q: BenchQuery) =>
     (await services.search.inSpace(actor, spaceId, { query: q.text })).count;
-  const quireRun = await measure(queries, quire);
   if (DUMP) {
     const answers = [];
     for (const q of queries)
@@ -152,7 +153,7 @@ try {
     q.kind === 'phrase'
       ? mini.search(q.text.replaceAll('"', ''), { prefix: false }).length
       : mini.search(q.text).length;
-  const miniRun = await measure(queries, miniSearch);
+  const [quireRun, miniRun] = (await measure(queries, [quire, miniSearch])) as [Run, Run];
 
   // ---- report ---------------------------------------------------------------------------
   const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -198,21 +199,36 @@ interface Run {
   p99: number;
 }
 
-/** A warm-up on the first queries, then each query once, in order. */
-async function measure(queries: BenchQuery[], run: (q: BenchQuery) => Promise<number>): Promise<Run> {
-  for (const q of queries.slice(0, WARMUP)) await run(q);
-  const samples: Run['samples'] = [];
-  for (const query of queries) {
-    const started = performance.now();
-    const hits = await run(query);
-    samples.push({ query, ms: performance.now() - started, hits });
+/**
+ * A warm-up on the first queries, then ROUNDS rounds of every query in order, each query run
+ * by every engine in turn (so a slow spell of the machine hits both alike); a query's time is
+ * its median over the rounds.
+ */
+async function measure(
+  queries: BenchQuery[],
+  engines: Array<(q: BenchQuery) => Promise<number>>,
+): Promise<Run[]> {
+  for (const run of engines) for (const q of queries.slice(0, WARMUP)) await run(q);
+  const times = engines.map(() => queries.map((): number[] => []));
+  const hits = engines.map(() => queries.map(() => 0));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, query] of queries.entries()) {
+      for (const [e, run] of engines.entries()) {
+        const started = performance.now();
+        hits[e]![i] = await run(query);
+        times[e]![i]!.push(performance.now() - started);
+      }
+    }
   }
-  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  return {
-    samples,
-    median: median(sorted),
-    p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!,
-  };
+  return engines.map((_run, e) => {
+    const samples = queries.map((query, i) => ({ query, ms: median(times[e]![i]!), hits: hits[e]![i]! }));
+    const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+    return {
+      samples,
+      median: median(sorted),
+      p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!,
+    };
+  });
 }
 
 /** Bytes of the search tables and their indexes. */

@@ -59,6 +59,10 @@ export interface RankedPage {
   score: number;
   /** Positions of the page's sections that matched the query, when the engine knows them. */
   sections?: number[];
+  /** The stored page, when the ranking read it on the way. */
+  stored?: StoredPage;
+  /** The engine's own key of the page, when it has one. */
+  key?: number;
 }
 
 export interface Ranking {
@@ -112,6 +116,29 @@ export interface SearchIndex {
 const CHUNK = 300;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export interface SectionRow {
+  space_id: string;
+  page_id: string;
+  position: number;
+  anchor: string | null;
+  heading: string;
+  body: string;
+}
+
+/** Section rows in page and position order (sorted here: in SQL the sorter would copy every text). */
+export function storedSections(rows: SectionRow[]): StoredSection[] {
+  return rows
+    .map((row) => ({
+      spaceId: row.space_id,
+      pageId: row.page_id,
+      position: Number(row.position),
+      anchor: row.anchor,
+      heading: row.heading,
+      body: row.body,
+    }))
+    .sort((a, b) => compare(a.spaceId, b.spaceId) || compare(a.pageId, b.pageId) || a.position - b.position);
+}
 const MAX_EXPANSIONS = 50;
 
 export function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -270,29 +297,11 @@ export abstract class SqlSearchIndex implements SearchIndex {
           ['s', 'text'],
           ['p', 'text'],
         ])} CROSS JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p`;
-    const sectionRows = await sql<{
-      space_id: string;
-      page_id: string;
-      position: number;
-      anchor: string | null;
-      heading: string;
-      body: string;
-    }>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}`.execute(this.db);
-    // Sorted here: sorting in SQL would copy every text through the sorter.
-    const sections = sectionRows.rows.map(
-      (row): StoredSection => ({
-        spaceId: row.space_id,
-        pageId: row.page_id,
-        position: Number(row.position),
-        anchor: row.anchor,
-        heading: row.heading,
-        body: row.body,
-      }),
-    );
-    sections.sort(
-      (a, b) => compare(a.spaceId, b.spaceId) || compare(a.pageId, b.pageId) || a.position - b.position,
-    );
-    return { pages, sections };
+    const sectionRows =
+      await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}`.execute(
+        this.db,
+      );
+    return { pages, sections: storedSections(sectionRows.rows) };
   }
 
   async expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>> {

@@ -6,9 +6,12 @@ import {
   chunks,
   type IndexedPage,
   type RankCursor,
+  type RankedPage,
   type Ranking,
   type SearchScope,
+  type SectionRow,
   SqlSearchIndex,
+  storedSections,
 } from './search-index.js';
 
 /**
@@ -209,8 +212,13 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     const { rows } = await sql<{
       space_id: string;
       page_id: string;
+      pk: number;
       score: number;
       positions: string;
+      title: string;
+      description: string;
+      path: string;
+      ancestors: string;
       total: number;
     }>`
       WITH ${scored},
@@ -219,11 +227,14 @@ export class SqliteSearchIndex extends SqlSearchIndex {
           (SELECT score FROM ranked WHERE ${below} ORDER BY score DESC LIMIT 1 OFFSET ${sql.lit(count - 1)}), -1)
       ),
       named AS (
-        SELECT x.space_id, p.page_id, top.score, top.positions FROM top
+        SELECT x.space_id, p.page_id, top.pk, top.score, top.positions, p.title, p.description, p.path, p.ancestors
+        FROM top
         CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
         CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
       )
-      SELECT space_id, page_id, score, positions, (SELECT COUNT(*) FROM ranked) AS total FROM named
+      SELECT space_id, page_id, pk, score, positions, title, description, path, ancestors,
+        (SELECT COUNT(*) FROM ranked) AS total
+      FROM named
       WHERE ${this.cursorSql(cursor)}
       ORDER BY score DESC, space_id, page_id
       LIMIT ${sql.lit(count)}`.execute(this.db);
@@ -240,8 +251,32 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         pageId: r.page_id,
         score: Number(r.score),
         sections: r.positions.split(',').map(Number),
+        key: Number(r.pk),
+        stored: {
+          spaceId: r.space_id,
+          pageId: r.page_id,
+          title: r.title,
+          description: r.description,
+          path: r.path,
+          ancestors: JSON.parse(r.ancestors) as string[],
+        },
       })),
       total: Number(total),
+    };
+  }
+
+  /** The ranking read the pages and knows their keys: sections are read by id. */
+  override async pages(keys: RankedPage[]) {
+    if (!keys.every((k) => k.stored && k.key !== undefined && k.sections)) return super.pages(keys);
+    const wanted = JSON.stringify(keys.flatMap((k) => [0, ...k.sections!].map((n) => [k.key, n])));
+    const { rows } =
+      await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM search_sections x
+      WHERE x.id IN (SELECT (json_extract(value, '$[0]') << ${PAGE_SHIFT}) | json_extract(value, '$[1]') FROM json_each(${wanted}))`.execute(
+        this.db,
+      );
+    return {
+      pages: keys.map((k) => k.stored!),
+      sections: storedSections(rows),
     };
   }
 }
