@@ -265,7 +265,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
       FROM ${this.jsonRows(pageKeys, [
         ['s', 'text'],
         ['p', 'text'],
-      ])} CROSS JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
+      ])} JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
     const pages = pageRows.rows.map(
       (row): StoredPage => ({
         spaceId: row.space_id,
@@ -292,11 +292,11 @@ export abstract class SqlSearchIndex implements SearchIndex {
           ['s', 'text'],
           ['p', 'text'],
           ['n', 'integer'],
-        ])} CROSS JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`
+        ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`
       : sql`${this.jsonRows(sectionKeys, [
           ['s', 'text'],
           ['p', 'text'],
-        ])} CROSS JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p`;
+        ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p`;
     const sectionRows =
       await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}`.execute(
         this.db,
