@@ -367,6 +367,30 @@ describe('freshness', () => {
     expect(hit).toMatchObject({ title: 'Child', path: 'ocean/child', ancestors: [{ title: 'Ocean' }] });
   });
 
+  it('ranks by the current title and headings after they change', async () => {
+    const id = await space('Renamed', 'en');
+    const ids = await seed(owner.api, id, [
+      insert('Walrus guide', 'A walrus.'),
+      insert('Seals', '## Walrus\n\nThe walrus, walrus and walrus again.'),
+    ]);
+    await server.app.quire.services.jobs.runDue();
+    expect(titles((await searchSpace(id, 'walrus')).items)).toEqual(['Walrus guide', 'Seals']);
+
+    const cr = await newChangeRequest(owner.api, id);
+    await write(owner.api, id, cr, [
+      { operation: 'update_page', page: ids.get('Walrus guide')!, title: 'Guide' },
+      {
+        operation: 'update_page',
+        page: ids.get('Seals')!,
+        document: { markdown: 'The walrus, walrus and walrus again.' },
+      },
+    ]);
+    await owner.api.spaces.mergeChangeRequest(id, cr);
+    await server.app.quire.services.jobs.runDue();
+    // Neither has the word in its title or a heading any more: the text decides.
+    expect(titles((await searchSpace(id, 'walrus')).items)).toEqual(['Seals', 'Guide']);
+  });
+
   it('catches up when a job was lost, and drops the index of purged spaces', async () => {
     const id = await space('Lost job', 'en');
     await seed(owner.api, id, [insert('First', 'The pangolin.')]);
