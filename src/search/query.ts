@@ -185,9 +185,18 @@ export function planQuery(
 
 const fts5String = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
+/**
+ * The terms of a word that its prefix does not already cover: the same sections match, and the
+ * ranking neither counts a word twice nor pays for a second pass over its occurrences.
+ */
+function uncovered(match: Extract<Match, { kind: 'any' }>): string[] {
+  const { prefix } = match;
+  return prefix === undefined ? match.terms : match.terms.filter((term) => !term.startsWith(prefix));
+}
+
 function fts5Match(match: Match): string {
   if (match.kind === 'phrase') return `${fts5String(match.terms.join(' '))}${match.prefixLast ? ' *' : ''}`;
-  const parts = match.terms.map(fts5String);
+  const parts = uncovered(match).map(fts5String);
   if (match.prefix !== undefined) parts.push(`${fts5String(match.prefix)} *`);
   return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
 }
@@ -210,7 +219,7 @@ function tsMatch(match: Match, weight: string): string {
     });
     return `(${parts.join(' <-> ')})`;
   }
-  const parts = match.terms.map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
+  const parts = uncovered(match).map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
   if (match.prefix !== undefined) parts.push(`${tsLexeme(match.prefix)}:*${weight}`);
   return `(${parts.join(' | ')})`;
 }
