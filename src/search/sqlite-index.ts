@@ -239,6 +239,8 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       ORDER BY score DESC, space_id, page_id
       LIMIT ${sql.lit(count)}`.execute(this.db);
     let total = rows[0]?.total;
+    // Without a cursor an empty page means nothing matched; after one, count what matched.
+    if (total === undefined && !cursor) total = 0;
     if (total === undefined) {
       const counted = await sql<{ n: number }>`WITH ${scored} SELECT COUNT(*) AS n FROM ranked`.execute(
         this.db,
