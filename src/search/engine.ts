@@ -180,7 +180,12 @@ export class SearchEngine {
       query = query.where('s.id', 'in', scope.spaceIds);
     }
     if (scope.org) query = query.where('s.org_id', '=', scope.org.orgId);
-    const stale = await query.limit(INLINE_SYNCS + 1).execute();
+    // Kept while the database is unchanged: a search that finds everything current costs no
+    // query for it until the next commit (SQLite; no cache on PostgreSQL).
+    const stale = await this.deps.database.cache.read(
+      `search-stale:${scope.org?.orgId ?? ''}:${scope.spaceIds?.join(',') ?? ''}`,
+      () => query.limit(INLINE_SYNCS + 1).execute(),
+    );
     for (const { id } of stale.slice(0, INLINE_SYNCS)) await this.trySync(id);
     if (stale.length > INLINE_SYNCS) {
       const now = Date.now();
