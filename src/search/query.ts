@@ -186,8 +186,8 @@ export function planQuery(
 const fts5String = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /**
- * The terms of a word that its prefix does not already cover: the same sections match, and the
- * ranking neither counts a word twice nor pays for a second pass over its occurrences.
+ * The terms of a word that its prefix does not already cover: the same sections match, and
+ * FTS5's ranking neither counts a word twice nor pays for a second pass over its occurrences.
  */
 function uncovered(match: Extract<Match, { kind: 'any' }>): string[] {
   const { prefix } = match;
@@ -219,7 +219,8 @@ function tsMatch(match: Match, weight: string): string {
     });
     return `(${parts.join(' <-> ')})`;
   }
-  const parts = uncovered(match).map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
+  // Every term stays: PostgreSQL estimates a lone prefix badly and would read every vector.
+  const parts = match.terms.map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
   if (match.prefix !== undefined) parts.push(`${tsLexeme(match.prefix)}:*${weight}`);
   return `(${parts.join(' | ')})`;
 }
