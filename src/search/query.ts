@@ -201,10 +201,9 @@ function fts5Match(match: Match): string {
   return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
 }
 
-/** FTS5 query text: all matches (AND) or any (OR), optionally restricted to one column. */
-export function toFts5(matches: Match[], options: { any?: boolean; column?: string } = {}): string {
-  const body = matches.map(fts5Match).join(options.any ? ' OR ' : ' AND ');
-  return options.column ? `{${options.column}} : (${body})` : body;
+/** FTS5 query text: all matches (AND) or any (OR). */
+export function toFts5(matches: Match[], options: { any?: boolean } = {}): string {
+  return matches.map(fts5Match).join(options.any ? ' OR ' : ' AND ');
 }
 
 // ---- PostgreSQL tsquery --------------------------------------------------------------------

@@ -57,8 +57,8 @@ export interface RankedPage {
   spaceId: string;
   pageId: string;
   score: number;
-  /** Positions of the page's sections that matched the query, when the engine knows them. */
-  sections?: number[];
+  /** Positions of the page's sections that matched the query. */
+  sections: number[];
   /** The stored page, when the ranking read it on the way. */
   stored?: StoredPage;
   /** The engine's own key of the page, when it has one. */
@@ -104,10 +104,7 @@ export interface SearchIndex {
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
   /** Matching pages, best first, after `cursor`. */
   rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
-  /**
-   * Stored pages and their sections, for the ranked pages: the first section and those that
-   * matched when the ranking says which, else all of them.
-   */
+  /** Stored pages and their sections, for the ranked pages: the first section and those that matched. */
   pages(keys: RankedPage[]): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
   /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
   expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
@@ -277,26 +274,17 @@ export abstract class SqlSearchIndex implements SearchIndex {
       }),
     );
     // The sections a hit can show: those that matched and the first (shown when none of the
-    // matched ones has the words in its own heading or text); all of them when the ranking
-    // does not say which matched.
-    const narrowed = keys.every((key) => key.sections);
-    const sectionKeys = narrowed
-      ? JSON.stringify(
-          keys.flatMap((key) =>
-            [...new Set([0, ...key.sections!])].map((n) => ({ s: key.spaceId, p: key.pageId, n })),
-          ),
-        )
-      : pageKeys;
-    const from = narrowed
-      ? sql`${this.jsonRows(sectionKeys, [
-          ['s', 'text'],
-          ['p', 'text'],
-          ['n', 'integer'],
-        ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`
-      : sql`${this.jsonRows(sectionKeys, [
-          ['s', 'text'],
-          ['p', 'text'],
-        ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p`;
+    // matched ones has the words in its own heading or text).
+    const sectionKeys = JSON.stringify(
+      keys.flatMap((key) =>
+        [...new Set([0, ...key.sections])].map((n) => ({ s: key.spaceId, p: key.pageId, n })),
+      ),
+    );
+    const from = sql`${this.jsonRows(sectionKeys, [
+      ['s', 'text'],
+      ['p', 'text'],
+      ['n', 'integer'],
+    ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`;
     const sectionRows =
       await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}`.execute(
         this.db,

@@ -60,24 +60,24 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     return sql`(SELECT ${sql.join(fields)} FROM json_each(${json})) AS w`;
   }
 
-  protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
-    const ids = sql.join(pageIds);
-    for (const table of [sql`search_fts`, sql`search_headings`])
-      await sql`DELETE FROM ${table} WHERE rowid IN (
-        SELECT id FROM search_sections WHERE space_id = ${spaceId} AND page_id IN (${ids}))`.execute(tx);
-    await sql`DELETE FROM search_titles WHERE rowid IN (
-      SELECT (k.num << ${KEY_SHIFT}) | p.num FROM search_pages p CROSS JOIN search_space_keys k ON k.space_id = p.space_id
-      WHERE p.space_id = ${spaceId} AND p.page_id IN (${ids}))`.execute(tx);
+  protected deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
+    return this.dropTerms(tx, spaceId, pageIds);
   }
 
-  protected async deleteAllTerms(tx: Tx, spaceId: string): Promise<void> {
+  protected deleteAllTerms(tx: Tx, spaceId: string): Promise<void> {
+    return this.dropTerms(tx, spaceId);
+  }
+
+  /** The terms of a space's pages (all of them without `pageIds`), before their rows go. */
+  private async dropTerms(tx: Tx, spaceId: string, pageIds?: string[]): Promise<void> {
+    const only = (column: RawBuilder<unknown>) =>
+      pageIds ? sql`AND ${column} IN (${sql.join(pageIds)})` : sql``;
     for (const table of [sql`search_fts`, sql`search_headings`])
-      await sql`DELETE FROM ${table} WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ${spaceId})`.execute(
-        tx,
-      );
+      await sql`DELETE FROM ${table} WHERE rowid IN (
+        SELECT id FROM search_sections WHERE space_id = ${spaceId} ${only(sql`page_id`)})`.execute(tx);
     await sql`DELETE FROM search_titles WHERE rowid IN (
       SELECT (k.num << ${KEY_SHIFT}) | p.num FROM search_pages p CROSS JOIN search_space_keys k ON k.space_id = p.space_id
-      WHERE p.space_id = ${spaceId})`.execute(tx);
+      WHERE p.space_id = ${spaceId} ${only(sql`p.page_id`)})`.execute(tx);
   }
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
@@ -269,8 +269,8 @@ export class SqliteSearchIndex extends SqlSearchIndex {
 
   /** The ranking read the pages and knows their keys: sections are read by id. */
   override async pages(keys: RankedPage[]) {
-    if (!keys.every((k) => k.stored && k.key !== undefined && k.sections)) return super.pages(keys);
-    const wanted = JSON.stringify(keys.flatMap((k) => [0, ...k.sections!].map((n) => [k.key, n])));
+    if (!keys.every((k) => k.stored && k.key !== undefined)) return super.pages(keys);
+    const wanted = JSON.stringify(keys.flatMap((k) => [0, ...k.sections].map((n) => [k.key, n])));
     const { rows } =
       await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM search_sections x
       WHERE x.id IN (SELECT (json_extract(value, '$[0]') << ${PAGE_SHIFT}) | json_extract(value, '$[1]') FROM json_each(${wanted}))`.execute(

@@ -108,7 +108,6 @@ describe('parsing a query', () => {
         if (match.length === 0) continue;
         const text = toFts5(match);
         expect(() => run(text), `${q} -> ${text}`).not.toThrow();
-        expect(() => run(toFts5(match, { column: 'title' }))).not.toThrow();
         expect(() => run(toFts5(match, { any: true }))).not.toThrow();
         // Outside quoted strings a tsquery holds only operators, weights and prefix marks.
         const outside = toTsQuery(match, { weight: 'A' }).replace(/'(?:[^']|'')*'/g, '');
@@ -160,7 +159,5 @@ describe('parsing a query', () => {
     expect(run(toFts5(plan('instal ').must))).toHaveLength(0);
     expect(run(toFts5(plan('"behind a proxy"').must))).toHaveLength(1);
     expect(run(toFts5(plan('"proxy behind"').must))).toHaveLength(0);
-    expect(run(toFts5(plan('proxy').must, { column: 'heading' }))).toHaveLength(1);
-    expect(run(toFts5(plan('installer').must, { column: 'heading' }))).toHaveLength(0);
   });
 });
