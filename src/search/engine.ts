@@ -169,22 +169,23 @@ export class SearchEngine {
 
   /** Syncs (inline) the spaces of the scope whose index is behind, a few at most. */
   private async catchUp(scope: SearchScope): Promise<void> {
-    let query = this.deps.db
-      .selectFrom('spaces as s')
-      .leftJoin('search_spaces as x', 'x.space_id', 's.id')
-      .select('s.id')
-      .where('s.deleted_at', 'is', null)
-      .where(STALE);
-    if (scope.spaceIds) {
-      if (scope.spaceIds.length === 0) return;
-      query = query.where('s.id', 'in', scope.spaceIds);
-    }
-    if (scope.org) query = query.where('s.org_id', '=', scope.org.orgId);
+    if (scope.spaceIds?.length === 0) return;
+    const behind = () => {
+      let query = this.deps.db
+        .selectFrom('spaces as s')
+        .leftJoin('search_spaces as x', 'x.space_id', 's.id')
+        .select('s.id')
+        .where('s.deleted_at', 'is', null)
+        .where(STALE);
+      if (scope.spaceIds) query = query.where('s.id', 'in', scope.spaceIds);
+      if (scope.org) query = query.where('s.org_id', '=', scope.org.orgId);
+      return query.limit(INLINE_SYNCS + 1).execute();
+    };
     // Kept while the database is unchanged: a search that finds everything current costs no
     // query for it until the next commit (SQLite; no cache on PostgreSQL).
     const stale = await this.deps.database.cache.read(
       `search-stale:${scope.org?.orgId ?? ''}:${scope.spaceIds?.join(',') ?? ''}`,
-      () => query.limit(INLINE_SYNCS + 1).execute(),
+      behind,
     );
     for (const { id } of stale.slice(0, INLINE_SYNCS)) await this.trySync(id);
     if (stale.length > INLINE_SYNCS) {
@@ -280,7 +281,7 @@ function sectionHits(
     id: section.anchor ? `${pageId}#${section.anchor}` : pageId,
     anchor: section.anchor,
     title: section.anchor ? section.heading : title,
-    body: highlighter.snippet(section.body, match.spans),
+    body: highlighter.snippet(section.body),
     score: match.hits,
     resultType,
   }));

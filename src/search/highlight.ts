@@ -21,8 +21,6 @@ export interface SectionMatch {
   content: boolean;
   /** How many term occurrences matched in the heading and the text. */
   hits: number;
-  /** Spans of `text` that matched, sorted, not overlapping. */
-  spans: Array<[number, number]>;
 }
 
 function tokenMatches(match: Match, token: Token | undefined, index: number, last: boolean): boolean {
@@ -48,92 +46,154 @@ function occurrences(match: Match, tokens: Token[]): Array<[number, number]> {
   return out;
 }
 
-/** Any character outside ASCII: such text is analysed token by token. */
-const NON_ASCII = /\P{ASCII}/u;
 /** A term that can occur in ASCII text (ASCII text has no other terms). */
 const ASCII_TERM = /^[a-z0-9]+$/;
-const WORD = '[A-Za-z0-9]';
-const NOT_WORD = '[^A-Za-z0-9]';
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** An ASCII letter or digit: in ASCII text a token is a run of them. */
+function isWord(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+}
 
 /**
- * `match` as a regular expression over ASCII text, giving exactly the occurrences `occurrences`
- * finds in its tokens: in ASCII text a token is a run of ASCII letters and digits and its term
- * the run lower-cased, cut at MAX_TERM characters (so a term of that length matches the runs
- * it begins). Every occurrence is a match starting at its first token; group 1 spans its tokens.
+ * The end of `term` read as a term at `at` in lower-cased ASCII text whose token begins there,
+ * or -1. A term ends its token, unless it is a prefix or as long as a term can be (the index
+ * cut the run there): then it matches the run it begins.
  */
-function asciiPattern(match: Match): RegExp {
-  const never = /(?!)/g;
-  const exact = (term: string, prefix: boolean) =>
-    prefix || term.length >= MAX_TERM ? `${term}${WORD}*` : `${term}(?!${WORD})`;
-  if (match.kind === 'phrase') {
-    if (!match.terms.every((t) => ASCII_TERM.test(t))) return never;
-    const last = match.terms.length - 1;
-    const body = match.terms.map((t, i) => exact(t, i === last && match.prefixLast)).join(`${NOT_WORD}+`);
-    return new RegExp(`(?<!${WORD})(?=(${body}))`, 'gi');
+function termAt(lower: string, at: number, term: string, prefix: boolean): number {
+  if (!lower.startsWith(term, at)) return -1;
+  let end = at + term.length;
+  if (prefix || term.length >= MAX_TERM) {
+    while (end < lower.length && isWord(lower.charCodeAt(end))) end++;
+    return end;
   }
-  const alternatives = match.terms.filter((t) => ASCII_TERM.test(t)).map((t) => exact(t, false));
-  if (match.prefix !== undefined && ASCII_TERM.test(match.prefix))
-    alternatives.push(exact(match.prefix, true));
-  if (alternatives.length === 0) return never;
-  return new RegExp(`(?<!${WORD})(${alternatives.join('|')})`, 'gi');
+  return end < lower.length && isWord(lower.charCodeAt(end)) ? -1 : end;
 }
 
-/** Where the pattern of a match occurs in ASCII text: [start, end] of the tokens it covers. */
-function asciiOccurrences(pattern: RegExp, text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const found of text.matchAll(pattern)) out.push([found.index, found.index + found[1]!.length]);
-  return out;
+interface Term {
+  term: string;
+  prefix: boolean;
 }
 
-/** Where each match occurs in a text: character spans, one per occurrence. */
-type Finder = (text: string) => Array<Array<[number, number]>>;
+/**
+ * A match read directly in ASCII text, lower-cased: it finds exactly the occurrences that
+ * `occurrences` finds in the text's tokens (a token is a run of ASCII letters and digits, its
+ * term the run lower-cased), with indexOf and without cutting the text into tokens: a search
+ * reads a few hundred sections to choose and mark the ones it shows.
+ */
+class AsciiMatch {
+  /** `any`: the alternatives; `phrase`: the terms in order. Empty: it cannot occur. */
+  private readonly terms: Term[];
+
+  constructor(private readonly match: Match) {
+    if (match.kind === 'phrase') {
+      const last = match.terms.length - 1;
+      this.terms = match.terms.every((t) => ASCII_TERM.test(t))
+        ? match.terms.map((term, i) => ({ term, prefix: i === last && match.prefixLast }))
+        : [];
+    } else {
+      this.terms = match.terms.filter((t) => ASCII_TERM.test(t)).map((term) => ({ term, prefix: false }));
+      if (match.prefix !== undefined && ASCII_TERM.test(match.prefix))
+        this.terms.push({ term: match.prefix, prefix: true });
+    }
+  }
+
+  /** How many times it occurs; with `spans`, where ([start, end] of the text covered). */
+  scan(lower: string, spans?: Array<[number, number]>): number {
+    const terms = this.terms;
+    if (terms.length === 0) return 0;
+    if (this.match.kind === 'phrase') return this.scanPhrase(lower, spans);
+    let count = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const { term, prefix } = terms[t]!;
+      for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+        if (at > 0 && isWord(lower.charCodeAt(at - 1))) continue;
+        const end = termAt(lower, at, term, prefix);
+        if (end < 0) continue;
+        // A token matched by an earlier alternative (a term and the prefix) counts once.
+        let seen = false;
+        for (let e = 0; e < t && !seen; e++) seen = termAt(lower, at, terms[e]!.term, terms[e]!.prefix) >= 0;
+        if (seen) continue;
+        count++;
+        spans?.push([at, end]);
+      }
+    }
+    return count;
+  }
+
+  private scanPhrase(lower: string, spans?: Array<[number, number]>): number {
+    const terms = this.terms;
+    const first = terms[0]!;
+    let count = 0;
+    for (let at = lower.indexOf(first.term); at >= 0; at = lower.indexOf(first.term, at + 1)) {
+      if (at > 0 && isWord(lower.charCodeAt(at - 1))) continue;
+      let end = termAt(lower, at, first.term, first.prefix);
+      for (let k = 1; k < terms.length && end >= 0; k++) {
+        let next = end;
+        while (next < lower.length && !isWord(lower.charCodeAt(next))) next++;
+        end = next === end ? -1 : termAt(lower, next, terms[k]!.term, terms[k]!.prefix);
+      }
+      if (end < 0) continue;
+      count++;
+      spans?.push([at, end]);
+    }
+    return count;
+  }
+}
 
 export class Highlighter {
   private readonly positive: Match[];
-  private readonly patterns: RegExp[];
+  private readonly ascii: AsciiMatch[];
 
   constructor(plan: QueryPlan) {
     this.positive = [...plan.must];
-    this.patterns = this.positive.map(asciiPattern);
+    this.ascii = this.positive.map((match) => new AsciiMatch(match));
   }
 
   /** The last title analysed (the sections of a page share it): whether each match occurs in it. */
   private title: { text: string; found: boolean[] } | undefined;
 
-  private readonly find: Finder = (text) => {
-    if (!NON_ASCII.test(text)) return this.patterns.map((pattern) => asciiOccurrences(pattern, text));
+  /** How many times each match occurs in a text; with `spans`, where (unsorted). */
+  private count(text: string, spans?: Array<[number, number]>): number[] {
+    if (isAscii(text)) {
+      const lower = text.toLowerCase();
+      return this.ascii.map((match) => match.scan(lower, spans));
+    }
     const tokens = documentTokens(text);
-    return this.positive.map((match) =>
-      occurrences(match, tokens).map(([from, to]): [number, number] => [
-        tokens[from]!.start,
-        tokens[to]!.end,
-      ]),
-    );
-  };
+    return this.positive.map((match) => {
+      const found = occurrences(match, tokens);
+      if (spans) for (const [from, to] of found) spans.push([tokens[from]!.start, tokens[to]!.end]);
+      return found.length;
+    });
+  }
 
   match(section: SectionText): SectionMatch {
     if (this.title?.text !== section.title)
-      this.title = { text: section.title, found: this.find(section.title).map((o) => o.length > 0) };
+      this.title = { text: section.title, found: this.count(section.title).map((n) => n > 0) };
     const title = this.title.found;
-    const heading = this.find(section.heading);
-    const body = this.find(section.text);
+    const heading = this.count(section.heading);
+    const body = this.count(section.text);
     let all = this.positive.length > 0;
     let content = false;
     let hits = 0;
-    const spans: Array<[number, number]> = [];
-    this.positive.forEach((_match, i) => {
-      const inBody = body[i]!;
-      const inHeading = heading[i]!;
-      if (inBody.length + inHeading.length > 0) content = true;
+    for (let i = 0; i < this.positive.length; i++) {
+      const n = body[i]! + heading[i]!;
+      if (n > 0) content = true;
       else if (!title[i]) all = false;
-      hits += inBody.length + inHeading.length;
-      for (const span of inBody) spans.push(span);
-    });
-    return { all, content, hits, spans: merge(spans) };
+      hits += n;
+    }
+    return { all, content, hits };
   }
 
   /** About `size` characters of the text around its first match, HTML-escaped, matches in `<mark>`. */
-  snippet(text: string, spans: Array<[number, number]>, size = 220): string {
+  snippet(text: string, size = 220): string {
+    const found: Array<[number, number]> = [];
+    this.count(text, found);
+    const spans = merge(found);
     if (text.length <= size) return mark(text, 0, text.length, spans);
     const first = spans[0]?.[0] ?? 0;
     let start = Math.max(0, first - Math.floor(size / 4));

@@ -137,4 +137,10 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       total: Number(total),
     };
   }
+
+  private cursorSql(cursor: RankCursor | undefined): RawBuilder<unknown> {
+    if (!cursor) return sql`1 = 1`;
+    const { score, spaceId, pageId } = cursor;
+    return sql`(score < ${score} OR (score = ${score} AND (space_id > ${spaceId} OR (space_id = ${spaceId} AND page_id > ${pageId}))))`;
+  }
 }

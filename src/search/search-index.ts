@@ -102,9 +102,13 @@ export interface SearchIndex {
   movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void>;
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
-  /** Matching pages, best first, after `cursor`. */
+  /** Matching pages, best first (ties in an order of the engine's own, the same for every page of results), after `cursor`. */
   rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
-  /** Stored pages and their sections, for the ranked pages: the first section and those that matched. */
+  /**
+   * Stored pages and the sections of theirs that matched. The page title is indexed with every
+   * section, so a page whose title has the words has all its sections matched, the first (shown
+   * when no section has them in its own heading or text) included.
+   */
   pages(keys: RankedPage[]): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
   /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
   expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
@@ -273,12 +277,8 @@ export abstract class SqlSearchIndex implements SearchIndex {
         ancestors: JSON.parse(row.ancestors) as string[],
       }),
     );
-    // The sections a hit can show: those that matched and the first (shown when none of the
-    // matched ones has the words in its own heading or text).
     const sectionKeys = JSON.stringify(
-      keys.flatMap((key) =>
-        [...new Set([0, ...key.sections])].map((n) => ({ s: key.spaceId, p: key.pageId, n })),
-      ),
+      keys.flatMap((key) => key.sections.map((n) => ({ s: key.spaceId, p: key.pageId, n }))),
     );
     const from = sql`${this.jsonRows(sectionKeys, [
       ['s', 'text'],
@@ -374,11 +374,5 @@ export abstract class SqlSearchIndex implements SearchIndex {
     }
     if (!scope.includeHidden) parts.push(sql`p.hidden = 0`);
     return sql`${sql.join(parts, sql` AND `)}`;
-  }
-
-  protected cursorSql(cursor: RankCursor | undefined): RawBuilder<unknown> {
-    if (!cursor) return sql`1 = 1`;
-    const { score, spaceId, pageId } = cursor;
-    return sql`(score < ${score} OR (score = ${score} AND (space_id > ${spaceId} OR (space_id = ${spaceId} AND page_id > ${pageId}))))`;
   }
 }

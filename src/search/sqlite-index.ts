@@ -203,12 +203,17 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       ranked AS MATERIALIZED (
         SELECT pk, MAX(score) AS score, group_concat(position) AS positions FROM scored GROUP BY pk
       )`;
-    // The ids of the ranked pages are read for those that can make the page of results only:
-    // the ones scoring at least the limit-th score below the cursor's (and the cursor's ties).
-    const below = cursor ? sql`score < ${cursor.score}` : sql`1 = 1`;
+    // Ties are ordered by page key (the engine's own order, stable while a page is indexed);
+    // a cursor's page gives its key back. Sorting on keys before reading any page row is what
+    // makes this cheap: only the returned pages are looked up.
+    const after = cursor
+      ? sql`score < ${cursor.score} OR (score = ${cursor.score} AND pk > (
+          SELECT (x.num << ${KEY_SHIFT}) | p.num FROM search_pages p
+          CROSS JOIN search_space_keys x ON x.space_id = p.space_id
+          WHERE p.space_id = ${cursor.spaceId} AND p.page_id = ${cursor.pageId}))`
+      : sql`1 = 1`;
     // Limits as literals: SQLite plans a bound LIMIT less well (measured: 25% slower).
     const count = Math.max(1, Math.trunc(limit));
-    const upto = cursor ? sql`score <= ${cursor.score}` : sql`1 = 1`;
     const { rows } = await sql<{
       space_id: string;
       page_id: string;
@@ -223,21 +228,14 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     }>`
       WITH ${scored},
       top AS MATERIALIZED (
-        SELECT pk, score, positions FROM ranked WHERE ${upto} AND score >= COALESCE(
-          (SELECT score FROM ranked WHERE ${below} ORDER BY score DESC LIMIT 1 OFFSET ${sql.lit(count - 1)}), -1)
-      ),
-      named AS (
-        SELECT x.space_id, p.page_id, top.pk, top.score, top.positions, p.title, p.description, p.path, p.ancestors
-        FROM top
-        CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
-        CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
+        SELECT pk, score, positions FROM ranked WHERE ${after} ORDER BY score DESC, pk LIMIT ${sql.lit(count)}
       )
-      SELECT space_id, page_id, pk, score, positions, title, description, path, ancestors,
+      SELECT x.space_id, p.page_id, top.pk, top.score, top.positions, p.title, p.description, p.path, p.ancestors,
         (SELECT COUNT(*) FROM ranked) AS total
-      FROM named
-      WHERE ${this.cursorSql(cursor)}
-      ORDER BY score DESC, space_id, page_id
-      LIMIT ${sql.lit(count)}`.execute(this.db);
+      FROM top
+      CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
+      CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
+      ORDER BY top.score DESC, top.pk`.execute(this.db);
     let total = rows[0]?.total;
     // Without a cursor an empty page means nothing matched; after one, count what matched.
     if (total === undefined && !cursor) total = 0;
@@ -270,7 +268,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
   /** The ranking read the pages and knows their keys: sections are read by id. */
   override async pages(keys: RankedPage[]) {
     if (!keys.every((k) => k.stored && k.key !== undefined)) return super.pages(keys);
-    const wanted = JSON.stringify(keys.flatMap((k) => [0, ...k.sections].map((n) => [k.key, n])));
+    const wanted = JSON.stringify(keys.flatMap((k) => k.sections.map((n) => [k.key, n])));
     const { rows } =
       await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM search_sections x
       WHERE x.id IN (SELECT (json_extract(value, '$[0]') << ${PAGE_SHIFT}) | json_extract(value, '$[1]') FROM json_each(${wanted}))`.execute(

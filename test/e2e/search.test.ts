@@ -150,6 +150,31 @@ describe('space search', () => {
   });
 });
 
+describe('paging', () => {
+  it('pages through pages of equal score, each once', async () => {
+    const twins = await space('Twins');
+    await seed(
+      owner.api,
+      twins,
+      ['Twin A', 'Twin B', 'Twin C', 'Twin D', 'Twin E'].map((title) => insert(title, 'The yak grazes.')),
+    );
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const found = await searchSpace(twins, 'yak', { limit: 2, ...(page ? { page } : {}) });
+      expect(found.count).toBe(5);
+      expect(new Set(found.items.map((item) => item.score)).size).toBe(1);
+      for (const item of found.items) {
+        expect(item.rank).toBe(seen.length + 1);
+        seen.push(item.id);
+      }
+      page = found.next?.page;
+    } while (page && seen.length < 10);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+  });
+});
+
 describe('ranking', () => {
   it('puts title matches above heading matches above text, and phrases above scattered words', async () => {
     const id = await space('Ranking corpus', 'en');
