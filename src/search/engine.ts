@@ -281,7 +281,7 @@ function sectionHits(
     id: section.anchor ? `${pageId}#${section.anchor}` : pageId,
     anchor: section.anchor,
     title: section.anchor ? section.heading : title,
-    body: highlighter.snippet(section.body),
+    body: highlighter.snippet(section.body, match.spans),
     score: match.hits,
     resultType,
   }));

@@ -21,6 +21,8 @@ export interface SectionMatch {
   content: boolean;
   /** How many term occurrences matched in the heading and the text. */
   hits: number;
+  /** Spans of `text` that matched, sorted, not overlapping. */
+  spans: Array<[number, number]>;
 }
 
 function tokenMatches(match: Match, token: Token | undefined, index: number, last: boolean): boolean {
@@ -49,10 +51,8 @@ function occurrences(match: Match, tokens: Token[]): Array<[number, number]> {
 /** A term that can occur in ASCII text (ASCII text has no other terms). */
 const ASCII_TERM = /^[a-z0-9]+$/;
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
-  return true;
-}
+/** Any character outside ASCII: such text is analysed token by token (measured: faster than a loop). */
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** An ASCII letter or digit: in ASCII text a token is a run of them. */
 function isWord(code: number): boolean {
@@ -159,7 +159,7 @@ export class Highlighter {
 
   /** How many times each match occurs in a text; with `spans`, where (unsorted). */
   private count(text: string, spans?: Array<[number, number]>): number[] {
-    if (isAscii(text)) {
+    if (!NON_ASCII.test(text)) {
       const lower = text.toLowerCase();
       return this.ascii.map((match) => match.scan(lower, spans));
     }
@@ -176,7 +176,8 @@ export class Highlighter {
       this.title = { text: section.title, found: this.count(section.title).map((n) => n > 0) };
     const title = this.title.found;
     const heading = this.count(section.heading);
-    const body = this.count(section.text);
+    const found: Array<[number, number]> = [];
+    const body = this.count(section.text, found);
     let all = this.positive.length > 0;
     let content = false;
     let hits = 0;
@@ -186,14 +187,11 @@ export class Highlighter {
       else if (!title[i]) all = false;
       hits += n;
     }
-    return { all, content, hits };
+    return { all, content, hits, spans: merge(found) };
   }
 
   /** About `size` characters of the text around its first match, HTML-escaped, matches in `<mark>`. */
-  snippet(text: string, size = 220): string {
-    const found: Array<[number, number]> = [];
-    this.count(text, found);
-    const spans = merge(found);
+  snippet(text: string, spans: Array<[number, number]>, size = 220): string {
     if (text.length <= size) return mark(text, 0, text.length, spans);
     const first = spans[0]?.[0] ?? 0;
     let start = Math.max(0, first - Math.floor(size / 4));

@@ -52,7 +52,7 @@ describe('highlighting', () => {
     const text = 'Put <script> before the proxy; configure it & restart.';
     const match = h.match({ title: 'Network', heading: '', text });
     expect(match).toMatchObject({ all: true, content: true, hits: 2 });
-    const snippet = h.snippet(text);
+    const snippet = h.snippet(text, match.spans);
     expect(snippet).toBe(
       'Put &lt;script&gt; before the <mark>proxy</mark>; <mark>configure</mark> it &amp; restart.',
     );
@@ -64,7 +64,7 @@ describe('highlighting', () => {
     const text = `${'前'.repeat(300)}文档中心${'后'.repeat(300)}`;
     const match = h.match({ title: '', heading: '', text });
     expect(match.all).toBe(true);
-    const snippet = h.snippet(text);
+    const snippet = h.snippet(text, match.spans);
     expect(snippet).toContain('<mark>文档中</mark>心');
     expect(snippet.startsWith('…')).toBe(true);
     expect(snippet.endsWith('…')).toBe(true);
