@@ -52,7 +52,7 @@ function occurrences(match: Match, tokens: Token[]): Array<[number, number]> {
 const ASCII_TERM = /^[a-z0-9]+$/;
 
 /** Any character outside ASCII: such text is analysed token by token (measured: faster than a loop). */
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** An ASCII letter or digit: in ASCII text a token is a run of them. */
 function isWord(code: number): boolean {

@@ -29,6 +29,9 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
 
 const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'type'];
 
+/** A sync that wrote this many pages or more compacts the index after it (SearchIndex.compact). */
+const COMPACT_AFTER_PAGES = 1000;
+
 export class SearchIndexer {
   constructor(
     private readonly deps: Deps,
@@ -109,7 +112,9 @@ export class SearchIndexer {
         .onConflict((oc) => oc.column('space_id').doUpdateSet(row))
         .execute();
     });
-    return outcome === 'raced' ? 'raced' : 'updated';
+    if (outcome === 'raced') return 'raced';
+    if (pages.length >= COMPACT_AFTER_PAGES) await this.index.compact();
+    return 'updated';
   }
 
   /**

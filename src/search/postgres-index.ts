@@ -77,6 +77,9 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     }
   }
 
+  /** Nothing to do: GIN merges its pending entries itself (autovacuum, or when the list fills). */
+  async compact(): Promise<void> {}
+
   async rank(
     plan: QueryPlan,
     scope: SearchScope,

@@ -102,6 +102,11 @@ export interface SearchIndex {
   movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void>;
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
+  /**
+   * After a large write: merges what the engine wrote in pieces, in short steps outside any
+   * transaction (queries read one structure instead of several).
+   */
+  compact(): Promise<void>;
   /** Matching pages, best first (ties in an order of the engine's own, the same for every page of results), after `cursor`. */
   rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
   /**
@@ -158,6 +163,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     cursor: RankCursor | undefined,
     limit: number,
   ): Promise<Ranking>;
+  abstract compact(): Promise<void>;
   /** Deletes the terms of these sections (before their rows go). */
   protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;
   /** Inserts the sections of these pages with their terms. */

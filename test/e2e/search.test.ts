@@ -1,5 +1,6 @@
 import type { SearchPageResult, SearchSpaceResult } from '@gitbook/api';
 import { SiteVisibility } from '@gitbook/api';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
 import { rawRequest } from '../helpers/client.js';
@@ -456,6 +457,27 @@ describe('freshness', () => {
         .where('space_id', '=', id)
         .executeTakeFirst(),
     ).toBeUndefined();
+  });
+
+  it('finds the same after the index is compacted', async () => {
+    const id = await space('Compacted', 'en');
+    // Each sync commits its own index segment.
+    for (const animal of ['capybara', 'tapir', 'quokka'])
+      await seed(owner.api, id, [insert(`The ${animal}`, `The ${animal} and the wombat graze.`)]);
+    const { services, deps } = server.app.quire;
+    await services.jobs.runDue();
+    const before = await searchSpace(id, 'wombat graz');
+    expect(before.count).toBe(3);
+    const segments = async () =>
+      Number(
+        (await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM search_fts_idx`.execute(deps.db))
+          .rows[0]!.n,
+      );
+    if (deps.dialect === 'sqlite') expect(await segments()).toBeGreaterThan(1);
+    await services.searchEngine.index.compact();
+    if (deps.dialect === 'sqlite') expect(await segments()).toBe(1);
+    expect(await searchSpace(id, 'wombat graz')).toEqual(before);
+    expect(titles((await searchSpace(id, 'tapir')).items)).toEqual(['The tapir']);
   });
 });
 
