@@ -13,7 +13,8 @@
  *
  * BENCH_PAGES changes the number of pages (default 10,000). For work on the query path:
  * BENCH_DB=file.db keeps the SQLite database in that file and reuses it when it exists (no
- * seeding, the index brought up to date by a sync, pending migrations applied), BENCH_QUERIES=n
+ * seeding, the index brought up to date by a sync, pending migrations applied), and
+ * BENCH_SCHEMA=name does the same with that PostgreSQL schema (kept, not dropped); BENCH_QUERIES=n
  * runs only the first n queries, BENCH_DUMP=out.json writes every query's full first page
  * (hits, sections, snippets, scores, count) for comparing two versions of the query path.
  */
@@ -40,12 +41,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const KEEP = process.env.BENCH_DB ? path.resolve(process.env.BENCH_DB) : undefined;
-const REUSE = KEEP !== undefined && existsSync(KEEP);
+const KEEP_SCHEMA = process.env.DATABASE_URL ? process.env.BENCH_SCHEMA : undefined;
 const QUERIES = process.env.BENCH_QUERIES ? Number(process.env.BENCH_QUERIES) : undefined;
 const DUMP = process.env.BENCH_DUMP;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-search-'));
-const schema = `bench_${newId(8).toLowerCase()}`;
+const schema = KEEP_SCHEMA ?? `bench_${newId(8).toLowerCase()}`;
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL,
   sqliteFile: KEEP ?? path.join(dir, 'quire.db'),
@@ -53,6 +54,11 @@ const database = await openDatabase({
 });
 const db = database.db;
 const dialect = database.dialect;
+const REUSE =
+  dialect === 'postgres'
+    ? KEEP_SCHEMA !== undefined &&
+      (await sql<{ t: string | null }>`SELECT to_regclass('spaces')::text AS t`.execute(db)).rows[0]?.t !== null
+    : KEEP !== undefined && existsSync(KEEP);
 
 try {
   await migrateToLatest(database);
@@ -184,7 +190,7 @@ try {
 
   await app.close();
 } finally {
-  if (dialect === 'postgres')
+  if (dialect === 'postgres' && !KEEP_SCHEMA)
     await sql
       .raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
       .execute(db)

@@ -29,8 +29,8 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
 
 const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'type'];
 
-/** A sync that wrote this many pages or more compacts the index after it (SearchIndex.compact). */
-const COMPACT_AFTER_PAGES = 1000;
+/** A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize). */
+const OPTIMIZE_AFTER_PAGES = 1000;
 
 export class SearchIndexer {
   constructor(
@@ -113,7 +113,7 @@ export class SearchIndexer {
         .execute();
     });
     if (outcome === 'raced') return 'raced';
-    if (pages.length >= COMPACT_AFTER_PAGES) await this.index.compact();
+    if (pages.length >= OPTIMIZE_AFTER_PAGES) await this.index.optimize();
     return 'updated';
   }
 

@@ -103,10 +103,10 @@ export interface SearchIndex {
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
   /**
-   * After a large write: merges what the engine wrote in pieces, in short steps outside any
-   * transaction (queries read one structure instead of several).
+   * After a large write, outside any transaction: brings the engine's structures and its query
+   * planner's statistics up to date for the new size of the index.
    */
-  compact(): Promise<void>;
+  optimize(): Promise<void>;
   /** Matching pages, best first (ties in an order of the engine's own, the same for every page of results), after `cursor`. */
   rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
   /**
@@ -130,6 +130,27 @@ export interface SectionRow {
   anchor: string | null;
   heading: string;
   body: string;
+}
+
+/** A row of search_pages. */
+export interface PageRow {
+  space_id: string;
+  page_id: string;
+  title: string;
+  description: string;
+  path: string;
+  ancestors: string;
+}
+
+export function storedPage(row: PageRow): StoredPage {
+  return {
+    spaceId: row.space_id,
+    pageId: row.page_id,
+    title: row.title,
+    description: row.description,
+    path: row.path,
+    ancestors: JSON.parse(row.ancestors) as string[],
+  };
 }
 
 /** Section rows in page and position order (sorted here: in SQL the sorter would copy every text). */
@@ -163,7 +184,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     cursor: RankCursor | undefined,
     limit: number,
   ): Promise<Ranking>;
-  abstract compact(): Promise<void>;
+  abstract optimize(): Promise<void>;
   /** Deletes the terms of these sections (before their rows go). */
   protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;
   /** Inserts the sections of these pages with their terms. */
@@ -260,29 +281,9 @@ export abstract class SqlSearchIndex implements SearchIndex {
 
   async pages(keys: RankedPage[]) {
     if (keys.length === 0) return { pages: [], sections: [] };
-    const pageKeys = JSON.stringify(keys.map((key) => ({ s: key.spaceId, p: key.pageId })));
-    const pageRows = await sql<{
-      space_id: string;
-      page_id: string;
-      title: string;
-      description: string;
-      path: string;
-      ancestors: string;
-    }>`SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors
-      FROM ${this.jsonRows(pageKeys, [
-        ['s', 'text'],
-        ['p', 'text'],
-      ])} JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
-    const pages = pageRows.rows.map(
-      (row): StoredPage => ({
-        spaceId: row.space_id,
-        pageId: row.page_id,
-        title: row.title,
-        description: row.description,
-        path: row.path,
-        ancestors: JSON.parse(row.ancestors) as string[],
-      }),
-    );
+    const pages = keys.every((key) => key.stored)
+      ? keys.map((key) => key.stored!)
+      : await this.pageRows(keys);
     const sectionKeys = JSON.stringify(
       keys.flatMap((key) => key.sections.map((n) => ({ s: key.spaceId, p: key.pageId, n }))),
     );
@@ -296,6 +297,17 @@ export abstract class SqlSearchIndex implements SearchIndex {
         this.db,
       );
     return { pages, sections: storedSections(sectionRows.rows) };
+  }
+
+  private async pageRows(keys: RankedPage[]): Promise<StoredPage[]> {
+    const pageKeys = JSON.stringify(keys.map((key) => ({ s: key.spaceId, p: key.pageId })));
+    const { rows } =
+      await sql<PageRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors
+      FROM ${this.jsonRows(pageKeys, [
+        ['s', 'text'],
+        ['p', 'text'],
+      ])} JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
+    return rows.map(storedPage);
   }
 
   async expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>> {

@@ -5,12 +5,14 @@ import { type QueryPlan, toFts5 } from './query.js';
 import {
   chunks,
   type IndexedPage,
+  type PageRow,
   type RankCursor,
   type RankedPage,
   type Ranking,
   type SearchScope,
   type SectionRow,
   SqlSearchIndex,
+  storedPage,
   storedSections,
 } from './search-index.js';
 
@@ -158,7 +160,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    * incremental optimize ('merge' with a negative page count) merges them into one, a few
    * hundred pages per step, each step its own short write, until a step finds nothing to do.
    */
-  async compact(): Promise<void> {
+  async optimize(): Promise<void> {
     for (const table of FTS_TABLES) {
       for (;;) {
         const before = await this.totalChanges();
@@ -244,18 +246,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       : sql`1 = 1`;
     // Limits as literals: SQLite plans a bound LIMIT less well (measured: 25% slower).
     const count = Math.max(1, Math.trunc(limit));
-    const { rows } = await sql<{
-      space_id: string;
-      page_id: string;
-      pk: number;
-      score: number;
-      positions: string;
-      title: string;
-      description: string;
-      path: string;
-      ancestors: string;
-      total: number;
-    }>`
+    const { rows } = await sql<PageRow & { pk: number; score: number; positions: string; total: number }>`
       WITH ${scored},
       top AS MATERIALIZED (
         SELECT pk, score, positions FROM ranked WHERE ${after} ORDER BY score DESC, pk LIMIT ${sql.lit(count)}
@@ -282,14 +273,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         score: Number(r.score),
         sections: r.positions.split(',').map(Number),
         key: Number(r.pk),
-        stored: {
-          spaceId: r.space_id,
-          pageId: r.page_id,
-          title: r.title,
-          description: r.description,
-          path: r.path,
-          ancestors: JSON.parse(r.ancestors) as string[],
-        },
+        stored: storedPage(r),
       })),
       total: Number(total),
     };

@@ -459,7 +459,7 @@ describe('freshness', () => {
     ).toBeUndefined();
   });
 
-  it('finds the same after the index is compacted', async () => {
+  it('finds the same after the index is optimized', async () => {
     const id = await space('Compacted', 'en');
     // Each sync commits its own index segment.
     for (const animal of ['capybara', 'tapir', 'quokka'])
@@ -474,7 +474,7 @@ describe('freshness', () => {
           .rows[0]!.n,
       );
     if (deps.dialect === 'sqlite') expect(await segments()).toBeGreaterThan(1);
-    await services.searchEngine.index.compact();
+    await services.searchEngine.index.optimize();
     if (deps.dialect === 'sqlite') expect(await segments()).toBe(1);
     expect(await searchSpace(id, 'wombat graz')).toEqual(before);
     expect(titles((await searchSpace(id, 'tapir')).items)).toEqual(['The tapir']);
