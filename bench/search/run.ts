@@ -57,7 +57,8 @@ const dialect = database.dialect;
 const REUSE =
   dialect === 'postgres'
     ? KEEP_SCHEMA !== undefined &&
-      (await sql<{ t: string | null }>`SELECT to_regclass('spaces')::text AS t`.execute(db)).rows[0]?.t !== null
+      (await sql<{ t: string | null }>`SELECT to_regclass('spaces')::text AS t`.execute(db)).rows[0]?.t !==
+        null
     : KEEP !== undefined && existsSync(KEEP);
 
 try {
