@@ -8,7 +8,7 @@ import type { Db } from './database.js';
  * indexed range scan whatever its depth. Never OFFSET.
  */
 
-type KeyValue = string | number;
+export type KeyValue = string | number;
 
 export interface SortKey<Row> {
   /** Column reference ('m.joined_at') or expression, as it appears in the query. */
@@ -29,21 +29,35 @@ export interface Page<Row> {
   next?: { page: string };
 }
 
-interface Cursor {
+export interface Cursor {
   /** Which ordering the cursor belongs to, so a cursor cannot be replayed on another sort. */
   s: string;
+  /** The sort values of the last row given. */
   v: KeyValue[];
+  /** How many rows came before the next page, for lists that number their rows (search ranks). */
+  n?: number;
 }
 
-function encodeCursor(cursor: Cursor): string {
+/** The opaque `next.page` value. */
+export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 }
 
-function decodeCursor(page: string, signature: string, arity: number): KeyValue[] {
+/**
+ * The cursor in a `page` value given for the ordering `signature`, or a 400 naming the field;
+ * `fits` checks what a particular list needs of it.
+ */
+export function decodeCursor(
+  page: string,
+  signature: string,
+  arity: number,
+  of = 'list',
+  fits: (cursor: Cursor) => boolean = () => true,
+): Cursor {
   const bad = () =>
     invalidField(
       'querystring.page',
-      'is not a cursor of this list; pass the `next.page` value of the previous answer',
+      `is not a cursor of this ${of}; pass the \`next.page\` value of the previous answer`,
     );
   let parsed: unknown;
   try {
@@ -58,11 +72,13 @@ function decodeCursor(page: string, signature: string, arity: number): KeyValue[
     cursor.s !== signature ||
     !Array.isArray(cursor.v) ||
     cursor.v.length !== arity ||
-    !cursor.v.every((v) => typeof v === 'string' || typeof v === 'number')
+    !cursor.v.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) ||
+    (cursor.n !== undefined && !(Number.isSafeInteger(cursor.n) && cursor.n >= 0)) ||
+    !fits(cursor as Cursor)
   ) {
     throw bad();
   }
-  return cursor.v;
+  return cursor as Cursor;
 }
 
 function refOf(key: SortKey<unknown>): Expression<unknown> {
@@ -97,7 +113,7 @@ export async function paginate<DB, TB extends keyof DB, Row>(
 
   let pageQuery = query;
   if (request.page) {
-    const values = decodeCursor(request.page, signature, keys.length);
+    const { v: values } = decodeCursor(request.page, signature, keys.length);
     pageQuery = pageQuery.where(() => after(anyKeys, values));
   }
   for (const key of anyKeys) pageQuery = pageQuery.orderBy(refOf(key), key.dir);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/database.js';
+import { decodeCursor, encodeCursor } from '../db/keyset.js';
 import type { Deps } from '../deps.js';
-import { invalidField } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Services } from '../services.js';
@@ -71,12 +71,6 @@ export interface SearchResults {
   hits: PageHit[];
   count: number;
   next?: { page: string };
-}
-
-interface Cursor {
-  s: string;
-  v: [number, string, string];
-  n: number;
 }
 
 export class SearchEngine {
@@ -200,14 +194,12 @@ export class SearchEngine {
   async search(request: SearchRequest): Promise<SearchResults> {
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
     const signature = `search:${request.scopeKey}:${digest(request.query)}`;
-    const cursor = request.page ? decodeCursor(request.page, signature) : undefined;
+    const cursor = request.page ? rankCursor(request.page, signature) : undefined;
     const clauses = parseQuery(request.query);
     if (planQuery(clauses).must.length === 0) return { hits: [], count: 0 };
     await this.catchUp(request.scope);
     const plan = planQuery(clauses, await this.index.expansions(request.languages, stemRequests(clauses)));
-    const after: RankCursor | undefined = cursor
-      ? { score: cursor.v[0], spaceId: cursor.v[1], pageId: cursor.v[2] }
-      : undefined;
+    const after = cursor?.after;
     const ranking = await this.index.rank(plan, request.scope, after, limit + 1);
     const ranked = ranking.pages.slice(0, limit);
     const stored = await this.index.pages(ranked);
@@ -291,38 +283,15 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
-}
-
-function decodeCursor(page: string, signature: string): Cursor {
-  const bad = () =>
-    invalidField(
-      'querystring.page',
-      'is not a cursor of this search; pass the `next.page` value of the previous answer to the same query',
-    );
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  const cursor = parsed as Partial<Cursor> | null;
-  const v = cursor?.v;
-  if (
-    !cursor ||
-    typeof cursor !== 'object' ||
-    cursor.s !== signature ||
-    !Array.isArray(v) ||
-    v.length !== 3 ||
-    typeof v[0] !== 'number' ||
-    !Number.isFinite(v[0]) ||
-    typeof v[1] !== 'string' ||
-    typeof v[2] !== 'string' ||
-    typeof cursor.n !== 'number' ||
-    !Number.isSafeInteger(cursor.n) ||
-    cursor.n < 0
-  )
-    throw bad();
-  return cursor as Cursor;
+/** Where the previous page of a search ended: its last hit's score and ids, and its rank. */
+function rankCursor(page: string, signature: string): { after: RankCursor; n: number } {
+  const { v, n } = decodeCursor(
+    page,
+    signature,
+    3,
+    'search',
+    ({ v, n }) =>
+      typeof v[0] === 'number' && typeof v[1] === 'string' && typeof v[2] === 'string' && n !== undefined,
+  );
+  return { after: { score: v[0] as number, spaceId: v[1] as string, pageId: v[2] as string }, n: n! };
 }

@@ -2,7 +2,7 @@ import { expressionBuilder, type RawBuilder, sql } from 'kysely';
 import { visibleSpaces } from '../areas/spaces/visibility.js';
 import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
-import type { SpacesTable, Tables } from '../db/tables.js';
+import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
 import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
 import type { QueryPlan, StemRequest } from './query.js';
 
@@ -123,24 +123,13 @@ const CHUNK = 300;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export interface SectionRow {
-  space_id: string;
-  page_id: string;
-  position: number;
-  anchor: string | null;
-  heading: string;
-  body: string;
-}
+export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
-/** A row of search_pages. */
-export interface PageRow {
-  space_id: string;
-  page_id: string;
-  title: string;
-  description: string;
-  path: string;
-  ancestors: string;
-}
+/** What a hit shows of a row of search_pages. */
+export type PageRow = Pick<
+  SearchPagesTable,
+  'space_id' | 'page_id' | 'title' | 'description' | 'path' | 'ancestors'
+>;
 
 export function storedPage(row: PageRow): StoredPage {
   return {
@@ -187,8 +176,13 @@ export abstract class SqlSearchIndex implements SearchIndex {
   abstract optimize(): Promise<void>;
   /** Deletes the terms of these sections (before their rows go). */
   protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;
-  /** Inserts the sections of these pages with their terms. */
-  protected abstract insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void>;
+  /** Inserts the sections of these pages with their terms; `nums` holds each page's number. */
+  protected abstract insertSections(
+    tx: Tx,
+    spaceId: string,
+    pages: IndexedPage[],
+    nums: ReadonlyMap<string, number>,
+  ): Promise<void>;
   protected abstract deleteAllTerms(tx: Tx, spaceId: string): Promise<void>;
 
   async writePages(
@@ -246,7 +240,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
           })),
         )
         .execute();
-      await this.insertSections(tx, spaceId, batch);
+      await this.insertSections(tx, spaceId, batch, nums);
     }
     await this.recordStems(tx, language, pages);
   }

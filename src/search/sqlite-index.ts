@@ -86,18 +86,13 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       WHERE p.space_id = ${spaceId} ${only(sql`p.page_id`)})`.execute(tx);
   }
 
-  protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+  protected async insertSections(
+    tx: Tx,
+    spaceId: string,
+    pages: IndexedPage[],
+    nums: ReadonlyMap<string, number>,
+  ): Promise<void> {
     const space = await this.spaceNum(tx, spaceId);
-    const nums = new Map<string, number>();
-    for (const ids of chunks(pages.map((p) => p.pageId))) {
-      const rows = await tx
-        .selectFrom('search_pages')
-        .select(['page_id', 'num'])
-        .where('space_id', '=', spaceId)
-        .where('page_id', 'in', ids)
-        .execute();
-      for (const row of rows) nums.set(row.page_id, Number(row.num));
-    }
     const titles = new Map(pages.map((page) => [page, terms(page.title)]));
     const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
     for (const batch of chunks(rows, 200)) {
