@@ -103,14 +103,26 @@ export async function mergeContents(input: MergeInput): Promise<MergeResult> {
     conflicts.push({ kind: 'field', page: '', path: '', field: `variables.${name}`, message });
   });
 
+  // Repository layout is bookkeeping of git sync, not content people edit: a side that changed it wins.
+  const repository =
+    JSON.stringify(ours.repository ?? null) === JSON.stringify(base.repository ?? null)
+      ? theirs.repository
+      : ours.repository;
   const sameAsOurs =
     pages.pages === ours.pages &&
     files.nodes === ours.files &&
     reusables.nodes === ours.reusableContents &&
-    variables === ours.variables;
+    variables === ours.variables &&
+    repository === ours.repository;
   const content: RevisionContent = sameAsOurs
     ? ours
-    : { pages: pages.pages, files: files.nodes, reusableContents: reusables.nodes, variables };
+    : {
+        pages: pages.pages,
+        files: files.nodes,
+        reusableContents: reusables.nodes,
+        variables,
+        ...(repository ? { repository } : {}),
+      };
   // Pages one side alone touched are as sound as that side; only a mix of both can go wrong.
   if (pages.bothChanged && pages.changed.size > 0) {
     conflicts.push(

@@ -4,7 +4,14 @@ import { canonicalJson } from './canonical-json.js';
 import { CowMap } from './cow-map.js';
 import { getObjects, objectHash, putObjects } from './objects.js';
 import { indexPages, type PageIndexes, updateIndexes } from './page-indexes.js';
-import type { FileNode, PageNode, ReusableContentNode, RevisionContent, VariableValue } from './tree.js';
+import type {
+  FileNode,
+  PageNode,
+  RepositoryFiles,
+  ReusableContentNode,
+  RevisionContent,
+  VariableValue,
+} from './tree.js';
 
 /**
  * How revision contents are stored. Every piece is an object in the content-addressed store:
@@ -30,6 +37,7 @@ interface TreeRoot {
   files: Array<string | null>;
   reusable: ReusableContentNode[];
   variables: Record<string, VariableValue>;
+  repository?: RepositoryFiles;
 }
 
 /** A leaf lists ids; a split (under the key `*`, which no id uses) lists the buckets below it. */
@@ -153,6 +161,7 @@ export class ContentStore {
       files,
       reusableContents: new Map(root.reusable.map((r) => [r.id, r])),
       variables: root.variables,
+      ...(root.repository ? { repository: root.repository } : {}),
     };
     const snapshot = new Snapshot(treeHash, root, content, pageHashes, fileHashes);
     this.snapshots.set(treeHash, snapshot);
@@ -251,6 +260,8 @@ export class ContentStore {
       files: [...base.root.files],
       reusable: changes.reusable ? [...next.reusableContents.values()] : base.root.reusable,
       variables: changes.variables ? { ...next.variables } : base.root.variables,
+      // A few hashes: always the next content's (canonical JSON leaves an absent one out).
+      repository: next.repository,
     };
     const pending: string[] = [];
     const pendingHashes: string[] = [];

@@ -8,7 +8,8 @@ import type { ContentRef } from './document-schema.js';
  * (`body`), stored once in the content-addressed object store.
  */
 
-export type PageType = 'document' | 'group' | 'link';
+/** `computed`: pages generated from a source (an OpenAPI reference listed in SUMMARY.md). */
+export type PageType = 'document' | 'group' | 'link' | 'computed';
 
 export interface PageLayout {
   width: 'default' | 'wide';
@@ -64,11 +65,22 @@ export interface PageNode {
   noRobotsIndex?: boolean;
   layout?: PageLayout;
   cover?: PageCover;
+  /** Sidebar title, when it differs from the title (`linkTitle`). */
+  linkTitle?: string;
+  /** Adaptive-content condition: the page is shown only to visitors it holds for. */
+  condition?: string;
+  /**
+   * The text of the page's file before its body (front matter, title line) as the repository
+   * had it: exported unchanged while the fields it gives are unchanged.
+   */
+  fileHead?: string;
   /** Documents: hash of the markdown body; null for an empty page. */
   body?: string | null;
   /** Links: where the link page points. */
   target?: ContentRef;
   href?: string;
+  /** Computed pages: their source as the repository describes it (`type`, `props`, `dependencies`). */
+  computed?: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
   git?: GitBlob;
@@ -94,11 +106,24 @@ export interface ReusableContentNode {
 
 export type VariableValue = string | number | boolean;
 
+/**
+ * What a git-synced space keeps of its repository besides pages, files and reusable contents,
+ * so exporting an unchanged space gives back the files it was imported from. Texts are hashes
+ * of string objects of the content store (as page bodies are).
+ */
+export interface RepositoryFiles {
+  /** SUMMARY.md as read, and the digest of the page tree it gave: written back while that holds. */
+  summary?: { text: string; tree: string };
+  /** Files of GitBook's format kept as they are (`.gitbook/tags.yaml` …): project path -> text. */
+  files: Record<string, string>;
+}
+
 export interface RevisionContent {
   pages: ReadonlyMap<string, PageNode>;
   files: ReadonlyMap<string, FileNode>;
   reusableContents: ReadonlyMap<string, ReusableContentNode>;
   variables: Readonly<Record<string, VariableValue>>;
+  repository?: RepositoryFiles;
 }
 
 export const EMPTY_CONTENT: RevisionContent = {

@@ -1,5 +1,5 @@
+import { parse, stringify } from 'yaml';
 import { normalizeRelative, SummaryError } from './summary.js';
-import { parseYaml, writeYaml, type YamlMap } from './yaml-lite.js';
 
 /**
  * `.gitbook.yaml`: where the content lives in the project directory (`root`), the names of the
@@ -13,6 +13,9 @@ export interface GitbookConfig {
   summary: string;
   redirects: Record<string, string>;
 }
+
+/** Where GitBook keeps uploaded files, under the content root. */
+export const ASSETS_DIR = '.gitbook/assets';
 
 export const DEFAULT_CONFIG: GitbookConfig = {
   root: '',
@@ -36,23 +39,25 @@ function relative(value: unknown, field: string): string {
 }
 
 export function parseGitbookConfig(text: string): GitbookConfig {
-  let data: YamlMap;
+  let data: Record<string, unknown>;
   try {
-    data = parseYaml(text);
+    const parsed: unknown = parse(text, { uniqueKeys: false }) ?? {};
+    if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a mapping of keys');
+    data = parsed as Record<string, unknown>;
   } catch (error) {
-    throw new GitbookConfigError(`.gitbook.yaml is not valid: ${(error as Error).message}`);
+    throw new GitbookConfigError(`.gitbook.yaml is not valid: ${(error as Error).message.split('\n')[0]}`);
   }
   const config: GitbookConfig = { ...DEFAULT_CONFIG, redirects: {} };
   if (data.root !== undefined && data.root !== null) {
     const root = String(data.root).trim();
     config.root = root === '' || root === './' || root === '.' ? '' : relative(root, 'root');
   }
-  const structure = data.structure;
+  const structure = data.structure as Record<string, unknown> | null | undefined;
   if (structure && typeof structure === 'object') {
     if (structure.readme != null) config.readme = relative(structure.readme, 'structure.readme');
     if (structure.summary != null) config.summary = relative(structure.summary, 'structure.summary');
   }
-  const redirects = data.redirects;
+  const redirects = data.redirects as Record<string, unknown> | null | undefined;
   if (redirects && typeof redirects === 'object') {
     for (const [from, to] of Object.entries(redirects)) {
       if (typeof to === 'string') config.redirects[from] = relative(to, `redirects.${from}`);
@@ -62,11 +67,12 @@ export function parseGitbookConfig(text: string): GitbookConfig {
 }
 
 export function writeGitbookConfig(config: GitbookConfig): string {
-  const data: YamlMap = {
+  const data = {
     root: config.root === '' ? './' : `./${config.root}/`,
     structure: { readme: config.readme, summary: config.summary },
   };
-  let text = writeYaml(data);
-  if (Object.keys(config.redirects).length > 0) text += `\n${writeYaml({ redirects: config.redirects })}`;
+  let text = stringify(data, { lineWidth: 0 });
+  if (Object.keys(config.redirects).length > 0)
+    text += `\n${stringify({ redirects: config.redirects }, { lineWidth: 0 })}`;
   return text;
 }

@@ -1,10 +1,18 @@
 import { posix } from 'node:path';
 import { slugify } from '../content/draft.js';
-import { DEFAULT_LAYOUT, type FileNode, type PageNode, type RevisionContent } from '../content/tree.js';
+import {
+  DEFAULT_LAYOUT,
+  type FileNode,
+  type PageCover,
+  type PageNode,
+  type RepositoryFiles,
+  type RevisionContent,
+} from '../content/tree.js';
 import { newId } from '../ids.js';
-import { FrontMatterError, parsePageFile } from './front-matter.js';
-import { DEFAULT_CONFIG, type GitbookConfig, parseGitbookConfig } from './gitbook-yaml.js';
-import { parseSummary, type SummaryEntry, SummaryError, type SummaryGroup } from './summary.js';
+import { summaryDigest } from './content-to-repo.js';
+import { type PageFile, parsePageFile } from './front-matter.js';
+import { ASSETS_DIR, DEFAULT_CONFIG, type GitbookConfig, parseGitbookConfig } from './gitbook-yaml.js';
+import { parseSummary, type SummaryEntry, type SummaryGroup } from './summary.js';
 
 /**
  * A repository in GitBook's format -> the pages and files of a revision. Pure: the files come
@@ -46,6 +54,10 @@ export interface ImportedContent {
   files: Map<string, FileNode>;
   fileData: Map<string, Buffer>;
   config: GitbookConfig;
+  /** The repository's SUMMARY.md and kept format files; `texts` holds the text of each hash. */
+  repository: RepositoryFiles;
+  /** Texts the repository layout refers to (by the hash `bodyHash` gives). */
+  texts: Map<string, string>;
   /** What was left out, for the operation's report. */
   warnings: string[];
 }
@@ -53,7 +65,6 @@ export interface ImportedContent {
 export class ImportFormatError extends Error {}
 
 const SLUG = /^[^\s/?#]{1,100}$/u;
-export const ASSETS_DIR = '.gitbook/assets';
 
 export function repoToContent(input: ImportInput): ImportedContent {
   const { files } = input;
@@ -67,23 +78,31 @@ export function repoToContent(input: ImportInput): ImportedContent {
   const inRoot = (path: string) => (config.root ? `${config.root}/${path}` : path);
   const gitPath = (path: string) => (input.projectDir ? `${input.projectDir}/${path}` : path);
 
+  const warnings: string[] = [];
   let groups: SummaryGroup[];
   const summaryFile = files.get(inRoot(config.summary));
-  if (summaryFile) {
-    try {
-      groups = parseSummary(summaryFile.data.toString('utf8'));
-    } catch (error) {
-      if (error instanceof SummaryError)
-        throw new ImportFormatError(
-          `${inRoot(config.summary)}: ${error.message.replace(/^SUMMARY\.md /, '')}`,
-        );
-      throw error;
-    }
+  const summaryText = summaryFile?.data.toString('utf8');
+  if (summaryText !== undefined) {
+    const parsed = parseSummary(summaryText);
+    groups = parsed.groups;
+    warnings.push(...parsed.warnings);
   } else {
+    if (!files.has(inRoot(config.readme)) && ![...files.keys()].some((p) => /\.md$/i.test(p)))
+      throw new ImportFormatError(
+        `the repository has neither ${inRoot(config.summary)} nor ${inRoot(config.readme)} nor any markdown page; is the project directory right?`,
+      );
     groups = summaryFromFolders(files, config);
   }
+  // Files listed as pages somewhere: an entry naming one of them with an #anchor is a link to it.
+  const listedAsPage = new Set<string>();
+  const collectPages = (entries: SummaryEntry[]) => {
+    for (const entry of entries) {
+      if (entry.kind === 'page' && !entry.anchor) listedAsPage.add(inRoot(entry.path));
+      collectPages(entry.children);
+    }
+  };
+  for (const group of groups) collectPages(group.entries);
 
-  const warnings: string[] = [];
   const reuse = new IdMatcher(input.base);
   const pages = new Map<string, PageNode>();
   const bodies = new Map<string, string>();
@@ -102,6 +121,17 @@ export function repoToContent(input: ImportInput): ImportedContent {
     const candidate = { ...node, createdAt: previous.createdAt, updatedAt: previous.updatedAt };
     return sameNode(candidate, previous) ? candidate : { ...node, createdAt: previous.createdAt };
   };
+
+  const anchorLinks: Array<{
+    node: PageNode;
+    filePath: string;
+    previous?: PageNode | undefined;
+    line: number;
+  }> = [];
+  const pageOfFile = new Map<string, string>();
+  const { files: fileNodes, data } = importAssets(input, inRoot, gitPath);
+  const assetIds = new Map<string, string>();
+  for (const file of fileNodes.values()) if (file.git) assetIds.set(file.git.path, file.id);
 
   // Top-level pages and groups share one order, the summary's.
   let topOrder = 0;
@@ -130,7 +160,40 @@ export function repoToContent(input: ImportInput): ImportedContent {
           );
         continue;
       }
+      if (entry.kind === 'computed') {
+        const previous = reuse.take(`computed:${JSON.stringify(entry.source)}`);
+        const node: PageNode = {
+          id: previous?.id ?? newId(),
+          type: 'computed',
+          parent,
+          order: nextOrder(),
+          title: entry.title,
+          slug: freeSlug(parent, slugify(entry.title)),
+          computed: entry.source,
+          createdAt: input.now,
+          updatedAt: input.now,
+        };
+        pages.set(node.id, stamp(node, previous));
+        continue;
+      }
       const filePath = inRoot(entry.path);
+      if (entry.anchor && (listedAsPage.has(filePath) || used.has(filePath))) {
+        // A place in a page listed on its own: a link page to that anchor, resolved below.
+        const previous = reuse.take(`anchor:${gitPath(filePath)}#${entry.anchor}:${entry.title}`);
+        const node: PageNode = {
+          id: previous?.id ?? newId(),
+          type: 'link',
+          parent,
+          order: nextOrder(),
+          title: entry.title || entry.anchor,
+          slug: '',
+          target: { kind: 'anchor', anchor: entry.anchor },
+          createdAt: input.now,
+          updatedAt: input.now,
+        };
+        anchorLinks.push({ node, filePath, previous, line: entry.line });
+        continue;
+      }
       const file = files.get(filePath);
       if (!file || !/\.md$/i.test(entry.path)) {
         warnings.push(
@@ -146,20 +209,18 @@ export function repoToContent(input: ImportInput): ImportedContent {
         continue;
       }
       used.add(filePath);
-      if (file.data.length > input.maxMarkdownBytes)
-        throw new ImportFormatError(
-          `${filePath} is larger than the ${Math.round(input.maxMarkdownBytes / 1024)} KiB a page may hold; split the page`,
+      if (file.data.length > input.maxMarkdownBytes) {
+        warnings.push(
+          `${filePath} is larger than the ${Math.round(input.maxMarkdownBytes / 1024)} KiB a page may hold; it was left out (split the page)`,
         );
-      let parsed: ReturnType<typeof parsePageFile>;
-      try {
-        parsed = parsePageFile(file.data.toString('utf8'));
-      } catch (error) {
-        if (error instanceof FrontMatterError) throw new ImportFormatError(`${filePath}: ${error.message}`);
-        throw error;
+        addEntries(entry.children, parent);
+        continue;
       }
+      const parsed = readPage(file, filePath, warnings);
       const previous = reuse.take(`file:${gitPath(filePath)}`);
       const slug = freeSlug(parent, slugFor(entry, previous));
       const title = (parsed.title ?? entry.title).trim() || 'Untitled';
+      const cover = parsed.cover ? coverOf(parsed.cover, filePath, assetIds) : undefined;
       const node: PageNode = {
         id: previous?.id ?? newId(),
         type: 'document',
@@ -172,13 +233,19 @@ export function repoToContent(input: ImportInput): ImportedContent {
         createdAt: input.now,
         updatedAt: input.now,
         git: { oid: file.oid, path: gitPath(filePath) },
+        ...(parsed.head ? { fileHead: parsed.head } : {}),
+        ...(entry.linkTitle && entry.linkTitle !== title ? { linkTitle: entry.linkTitle } : {}),
         ...(parsed.description ? { description: parsed.description } : {}),
         ...(parsed.icon ? { icon: parsed.icon } : {}),
         ...(parsed.hidden ? { hidden: true } : {}),
         ...(parsed.noIndex ? { noIndex: true } : {}),
+        ...(parsed.noRobotsIndex ? { noRobotsIndex: true } : {}),
+        ...(parsed.condition ? { condition: parsed.condition } : {}),
+        ...(cover ? { cover } : {}),
         ...(previous?.emoji ? { emoji: previous.emoji } : {}),
       };
       pages.set(node.id, stamp(node, previous));
+      pageOfFile.set(filePath, node.id);
       if (parsed.body.length > 0) bodies.set(node.id, parsed.body);
       addEntries(entry.children, node.id);
     }
@@ -196,15 +263,96 @@ export function repoToContent(input: ImportInput): ImportedContent {
       parent: null,
       order: topOrder++,
       title: group.title,
-      slug: freeSlug(null, slugify(group.title)),
+      slug: freeSlug(null, group.slug && SLUG.test(group.slug) ? group.slug : slugify(group.title)),
       createdAt: input.now,
       updatedAt: input.now,
     };
     pages.set(node.id, stamp(node, previous));
     addEntries(group.entries, node.id);
   }
-  const { files: fileNodes, data } = importAssets(input, inRoot, gitPath);
-  return { pages, bodies, files: fileNodes, fileData: data, config, warnings };
+  for (const link of anchorLinks) {
+    const page = pageOfFile.get(link.filePath);
+    if (!page) {
+      warnings.push(
+        `SUMMARY.md line ${link.line}: "${link.filePath}" is not a page; the link to its anchor was left out`,
+      );
+      continue;
+    }
+    const node: PageNode = {
+      ...link.node,
+      target: { kind: 'anchor', anchor: (link.node.target as { anchor: string }).anchor, page },
+    };
+    pages.set(node.id, stamp(node, link.previous));
+  }
+
+  const texts = new Map<string, string>();
+  const keep = (text: string): string => {
+    const hash = input.bodyHash(text);
+    texts.set(hash, text);
+    return hash;
+  };
+  const repository: RepositoryFiles = { files: {} };
+  for (const file of files.values()) {
+    if (!isKeptFormatFile(file.path, config)) continue;
+    repository.files[file.path] = keep(file.data.toString('utf8'));
+  }
+  if (summaryText !== undefined) {
+    const content: RevisionContent = { ...input.base, pages, files: fileNodes };
+    repository.summary = {
+      text: keep(summaryText),
+      tree: summaryDigest({ content, projectDir: input.projectDir, config }),
+    };
+  }
+  return { pages, bodies, files: fileNodes, fileData: data, config, repository, texts, warnings };
+}
+
+/** `.gitbook/*.yaml` files (tags, variables…): kept as they are and written back on export. */
+function isKeptFormatFile(path: string, config: GitbookConfig): boolean {
+  const prefix = config.root ? `${config.root}/.gitbook/` : '.gitbook/';
+  if (!path.startsWith(prefix)) return false;
+  const rest = path.slice(prefix.length);
+  return !rest.includes('/') && /\.ya?ml$/i.test(rest);
+}
+
+/** A page file's fields; front matter that cannot be read is reported and left as it is. */
+function readPage(file: RepoFile, filePath: string, warnings: string[]): PageFile {
+  const page = parsePageFile(file.data.toString('utf8'));
+  if (page.problem)
+    warnings.push(
+      `${filePath}: ${page.problem}; its fields were not read (the page and its body were imported)`,
+    );
+  return page;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** `cover:` as written in front matter: a URL, or a path from the page file to one of the files. */
+function coverOf(
+  cover: NonNullable<PageFile['cover']>,
+  filePath: string,
+  assets: ReadonlyMap<string, string>,
+): PageCover | undefined {
+  const ref = (src: string): PageCover['ref'] | undefined => {
+    if (SCHEME.test(src)) return /^https?:/i.test(src) ? { kind: 'url', url: src } : undefined;
+    let path = src.split(/[?#]/)[0]!;
+    try {
+      path = decodeURI(path);
+    } catch {
+      // as written
+    }
+    const resolved = path.startsWith('/')
+      ? path.replace(/^\/+/, '')
+      : posix.normalize(posix.join(posix.dirname(filePath), path));
+    const id = assets.get(resolved) ?? [...assets].find(([p]) => p.endsWith(`/${resolved}`))?.[1];
+    return id ? { kind: 'file', file: id } : undefined;
+  };
+  const main = ref(cover.src);
+  if (!main) return undefined;
+  const out: PageCover = { ref: main, yPos: cover.yPos };
+  if (cover.height !== undefined) out.height = cover.height;
+  const dark = cover.srcDark ? ref(cover.srcDark) : undefined;
+  if (dark) out.refDark = dark;
+  return out;
 }
 
 function slugFor(entry: SummaryEntry & { kind: 'page' }, previous?: PageNode): string {
@@ -301,11 +449,15 @@ class IdMatcher {
       const key =
         page.type === 'group'
           ? `group:${page.title}`
-          : page.type === 'link'
-            ? `link:${page.href ?? (page.target && 'url' in page.target ? page.target.url : '')}:${page.title}`
-            : page.git
-              ? `file:${page.git.path}`
-              : undefined;
+          : page.type === 'computed'
+            ? `computed:${JSON.stringify(page.computed ?? null)}`
+            : page.type === 'link'
+              ? page.target?.kind === 'anchor'
+                ? `anchor:${(page.target.page && base.pages.get(page.target.page)?.git?.path) ?? ''}#${page.target.anchor}:${page.title}`
+                : `link:${page.href ?? (page.target && 'url' in page.target ? page.target.url : '')}:${page.title}`
+              : page.git
+                ? `file:${page.git.path}`
+                : undefined;
       if (key && !this.keys.has(key)) this.keys.set(key, page);
     }
   }

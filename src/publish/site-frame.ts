@@ -87,11 +87,12 @@ export function pageTree(
   const build = (parent: string | null): TreeItem[] =>
     index
       .childrenOf(parent)
-      .filter((p) => !p.hidden)
+      // Computed pages (OpenAPI references) have nothing to show until their source does.
+      .filter((p) => !p.hidden && p.type !== 'computed')
       .map((p) => {
         const item: TreeItem = {
           kind: p.type === 'group' ? 'group' : p.type === 'link' ? 'link' : 'document',
-          title: p.title,
+          title: p.linkTitle ?? p.title,
           emoji: p.emoji,
           active: p.id === active?.id,
           open: activeBranch.has(p.id),
@@ -99,6 +100,11 @@ export function pageTree(
         };
         if (p.type === 'document') item.href = pageHref(spaceRoot, index, p, first);
         else if (p.type === 'link' && p.href) item.href = p.href;
+        else if (p.type === 'link' && p.target?.kind === 'anchor' && p.target.page && !p.target.space) {
+          const target = index.content.pages.get(p.target.page);
+          if (target?.type === 'document')
+            item.href = `${pageHref(spaceRoot, index, target, first)}#${encodeURIComponent(p.target.anchor)}`;
+        }
         return item;
       });
   return build(null);

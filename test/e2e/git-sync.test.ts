@@ -272,7 +272,7 @@ describe('git import', () => {
     expect(await markdownOf(admin.api, s, page.id)).toBe('version two\n');
   });
 
-  it('records failures and changes nothing: wrong credentials, unknown branch, missing repository, malformed SUMMARY.md', async () => {
+  it('records failures and changes nothing: wrong credentials, unknown branch, missing repository, a repository without pages', async () => {
     const s = await space('Failures');
     const revision = (await admin.api.spaces.getSpaceById(s)).data.revision;
     const attempt = async (url: string, ref = 'refs/heads/main') => {
@@ -291,25 +291,39 @@ describe('git import', () => {
     );
     expect((await attempt(git.repoUrl('missing'))).operation?.error).toMatch(/no git repository/);
 
-    git.createRepo('bad');
-    git.commit('bad', 'main', {
-      'SUMMARY.md': '# TOC\n\n* [Fine](README.md)\n* Not a link\n',
-      'README.md': '# Hi\n',
-    });
-    expect((await attempt(git.repoUrl('bad'))).operation?.error).toMatch(
-      /SUMMARY\.md: line 4: list items must be links/,
+    git.createRepo('no-pages');
+    git.commit('no-pages', 'main', { 'package.json': '{}\n', '.gitbook/assets/a.png': 'png' });
+    expect((await attempt(git.repoUrl('no-pages'))).operation?.error).toMatch(
+      /neither SUMMARY\.md nor README\.md nor any markdown page/,
     );
-
-    git.createRepo('escape');
-    git.commit('escape', 'main', { 'SUMMARY.md': '* [Out](../../etc/passwd.md)\n' });
-    expect((await attempt(git.repoUrl('escape'))).operation?.error).toMatch(/escapes the project directory/);
-
-    git.createRepo('huge');
-    git.commit('huge', 'main', { 'README.md': `# Big\n\n${'x'.repeat(1024 * 1024 + 10)}\n` });
-    expect((await attempt(git.repoUrl('huge'))).operation?.error).toMatch(/larger than the 1024 KiB/);
 
     expect((await admin.api.spaces.getSpaceById(s)).data.revision).toBe(revision);
     expect(await pages(s)).toEqual([]);
+  });
+
+  it('imports the rest of a repository around odd SUMMARY.md lines, escaping entries, a too-big page and unreadable front matter', async () => {
+    const s = await space('Odd lines');
+    git.createRepo('odd');
+    git.commit('odd', 'main', {
+      'SUMMARY.md':
+        '# TOC\n\n* [Fine](README.md)\n* Not a link\n* [Out](../../etc/passwd.md)\n* [Big](big.md)\n* [Broken front matter](broken.md)\n* [Last](last.md)\n',
+      'README.md': '# Hi\n',
+      'big.md': `# Big\n\n${'x'.repeat(1024 * 1024 + 10)}\n`,
+      'broken.md': '---\ndescription: [unclosed\n---\n\n# Broken\n\nStill here.\n',
+      'last.md': '# Last\n',
+    });
+    await admin.api.spaces.importGitRepository(s, { url: git.repoUrl('odd'), ref: 'refs/heads/main' });
+    await runJobs();
+    const state = await info(s);
+    expect(state.operation?.state).toBe('success');
+    const warnings = state.operation?.warnings?.join('\n') ?? '';
+    expect(warnings).toMatch(/SUMMARY\.md line 4: list items must be links/);
+    expect(warnings).toMatch(/line 5: .*escapes the project directory/);
+    expect(warnings).toMatch(/big\.md is larger than the 1024 KiB a page may hold/);
+    expect(warnings).toMatch(/broken\.md: front matter is not valid YAML \(line \d+\)/);
+    expect((await pages(s)).map((p) => p.title)).toEqual(['Hi', 'Broken', 'Last']);
+    const broken = (await pages(s)).find((p) => p.title === 'Broken')!;
+    expect(await markdownOf(admin.api, s, broken.id)).toBe('Still here.\n');
   });
 
   it('reports SUMMARY.md entries naming missing files and imports the rest', async () => {

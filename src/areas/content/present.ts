@@ -19,9 +19,36 @@ type Json = Record<string, unknown>;
 
 function base(page: PageNode): Json {
   const out: Json = { id: page.id, title: page.title };
+  if (page.linkTitle) out.linkTitle = page.linkTitle.slice(0, 100);
   if (page.emoji) out.emoji = page.emoji;
   if (page.icon) out.icon = page.icon;
   return out;
+}
+
+/**
+ * A computed page in the official shape, or null when its source is not one the API describes
+ * (only OpenAPI references are): such a page is kept for git sync but not listed.
+ */
+function presentComputed(page: PageNode): Json | null {
+  const source = page.computed;
+  const spec = (source?.dependencies as { spec?: { ref?: { kind?: unknown; spec?: unknown } } } | undefined)
+    ?.spec?.ref;
+  const props = source?.props as { models?: unknown; downloadLink?: unknown; grouping?: unknown } | undefined;
+  if (source?.type !== 'builtin:openapi' || spec?.kind !== 'openapi' || typeof spec.spec !== 'string')
+    return null;
+  const computedProps: Json = { models: props?.models === true };
+  if (typeof props?.downloadLink === 'boolean') computedProps.downloadLink = props.downloadLink;
+  if (props?.grouping === 'by-tag' || props?.grouping === 'by-operation')
+    computedProps.grouping = props.grouping;
+  return {
+    ...base(page),
+    type: 'computed',
+    computed: {
+      type: 'builtin:openapi',
+      props: computedProps,
+      dependencies: { spec: { ref: { kind: 'openapi', spec: spec.spec } } },
+    },
+  };
 }
 
 function layoutOf(page: PageNode): Json {
@@ -47,7 +74,8 @@ export function presentPage(
     if (page.hidden) out.hidden = true;
     return out;
   }
-  const children = ctx.index.childrenOf(page.id).map((child) => presentPage(child, ctx));
+  if (page.type === 'computed') return presentComputed(page) ?? {};
+  const children = presentChildren(page.id, ctx);
   if (page.type === 'group') {
     const out: Json = { ...base(page), kind: 'group', type: 'group', slug: page.slug, path, pages: children };
     if (page.hidden) out.hidden = true;
@@ -89,9 +117,20 @@ export function presentFile(file: FileNode, ctx: Pick<ContentContext, 'urls' | '
   return out;
 }
 
+function presentChildren(parent: string | null, ctx: ContentContext): Json[] {
+  const out: Json[] = [];
+  for (const child of ctx.index.childrenOf(parent)) {
+    if (child.type === 'computed') {
+      const computed = presentComputed(child);
+      if (computed) out.push(computed);
+    } else out.push(presentPage(child, ctx));
+  }
+  return out;
+}
+
 export function presentPages(content: RevisionContent, ctx: ContentContext): Json[] {
   void content;
-  return ctx.index.childrenOf(null).map((page) => presentPage(page, ctx));
+  return presentChildren(null, ctx);
 }
 
 export function presentRevision(

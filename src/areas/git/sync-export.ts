@@ -8,7 +8,6 @@ import type { Deps } from '../../deps.js';
 import { contentToRepo, type ExportedFile } from '../../git/content-to-repo.js';
 import type { Credentials } from '../../git/credentials.js';
 import { DEFAULT_CONFIG, type GitbookConfig, parseGitbookConfig } from '../../git/gitbook-yaml.js';
-import { ASSETS_DIR } from '../../git/repo-to-content.js';
 import { GitWorkspace } from '../../git/runner.js';
 import type { Services } from '../../services.js';
 import { threeWayMerge } from '../change-requests/merging.js';
@@ -51,6 +50,7 @@ export async function runExport(
     return {
       content: snapshot.content,
       bodies: await bodiesOf(services, tx, snapshot.content),
+      texts: await layoutTexts(services, tx, snapshot.content),
       revisionId: space.revision_id,
       treeHash: snapshot.treeHash,
     };
@@ -85,11 +85,16 @@ export async function runExport(
     const files = contentToRepo({
       content: merged?.content ?? current.content,
       bodies: merged?.bodies ?? current.bodies,
+      texts: merged?.texts ?? current.texts,
       projectDir: job.projectDir,
       ...(config ? { config } : {}),
       writeConfig: !head || !config,
     });
-    await writeFiles(services, ws, job, config, files);
+    const previous = row?.last_revision
+      ? await deps.db.transaction().execute((tx) => snapshotOf(services, tx, row.last_revision!))
+      : undefined;
+    const known = gitPathsOf([previous?.content, current.content, merged?.content]);
+    await writeFiles(services, ws, job, config, files, known);
 
     await ws.git(['add', '-A', '--', job.projectDir || '.']);
     const staged = await ws.git(['diff', '--cached', '--name-only', ...(parent ? [] : ['--root'])]);
@@ -140,6 +145,18 @@ async function bodiesOf(services: Services, tx: Tx, content: RevisionContent): P
   return bodies;
 }
 
+/** The texts the content's repository layout names (SUMMARY.md, kept format files), by hash. */
+async function layoutTexts(
+  services: Services,
+  tx: Tx,
+  content: RevisionContent,
+): Promise<Map<string, string>> {
+  const layout = content.repository;
+  if (!layout) return new Map();
+  const hashes = [...Object.values(layout.files), ...(layout.summary ? [layout.summary.text] : [])];
+  return services.store.readBodies(tx, hashes);
+}
+
 /** The `.gitbook.yaml` of the project at `commit`, when it has one. */
 async function configAt(
   ws: GitWorkspace,
@@ -156,13 +173,29 @@ async function configAt(
   }
 }
 
-/** Writes the exported files into the checkout; files the format owns and the content no longer has go. */
+/** The repository paths the pages and files of these contents were read from or written to. */
+function gitPathsOf(contents: Array<RevisionContent | undefined>): Set<string> {
+  const paths = new Set<string>();
+  for (const content of contents) {
+    if (!content) continue;
+    for (const page of content.pages.values()) if (page.git?.path) paths.add(page.git.path);
+    for (const file of content.files.values()) if (file.git?.path) paths.add(file.git.path);
+  }
+  return paths;
+}
+
+/**
+ * Writes the exported files into the checkout. A page or file the space had (at the last sync,
+ * or now) and no longer has goes; other files of the repository stay, markdown included: a
+ * CONTRIBUTING.md or `.gitbook/includes` page Quire did not import is not Quire's to delete.
+ */
 async function writeFiles(
   services: Services,
   ws: GitWorkspace,
   job: SyncJob,
   config: GitbookConfig | undefined,
   files: ExportedFile[],
+  known: ReadonlySet<string>,
 ): Promise<void> {
   const project = path.join(ws.repo, job.projectDir);
   const root = path.join(project, config?.root ?? '');
@@ -174,9 +207,8 @@ async function writeFiles(
   };
   const wanted = new Set(files.map((f) => path.join(project, f.path)));
   for (const existing of walk(root)) {
-    const relative = path.relative(root, existing).split(path.sep).join('/');
-    const owned = /\.md$/i.test(relative) || relative.startsWith(`${ASSETS_DIR}/`);
-    if (owned && !wanted.has(existing)) rmSync(existing);
+    const inRepo = path.relative(ws.repo, existing).split(path.sep).join('/');
+    if (known.has(inRepo) && !wanted.has(existing)) rmSync(existing);
   }
   for (const file of files) {
     const target = inside(path.join(project, file.path));
@@ -204,6 +236,7 @@ interface Merged {
   changedPages: Set<string>;
   content: RevisionContent;
   bodies: Map<string, string>;
+  texts: Map<string, string>;
 }
 
 async function mergeRemote(
@@ -249,6 +282,7 @@ async function mergeRemote(
       changedPages: result.changedPages,
       content: snapshot.content,
       bodies: await bodiesOf(services, tx, snapshot.content),
+      texts: await layoutTexts(services, tx, snapshot.content),
     };
   });
 }

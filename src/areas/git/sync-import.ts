@@ -122,14 +122,21 @@ export async function writeImported(
   imported: ImportedContent,
 ): Promise<{ treeHash: string; changedPages: Set<string> }> {
   const ids = [...imported.bodies.keys()];
-  await services.store.putBodies(
-    tx,
-    ids.map((id) => imported.bodies.get(id)!),
-  );
-  const content: RevisionContent = { ...base.content, pages: imported.pages, files: imported.files };
+  await services.store.putBodies(tx, [
+    ...ids.map((id) => imported.bodies.get(id)!),
+    ...imported.texts.values(),
+  ]);
+  const content: RevisionContent = {
+    ...base.content,
+    pages: imported.pages,
+    files: imported.files,
+    repository: imported.repository,
+  };
   const changedPages = changed(base.content.pages, imported.pages);
   const changedFiles = changed(base.content.files, imported.files);
-  if (changedPages.size === 0 && changedFiles.size === 0) return { treeHash: base.treeHash, changedPages };
+  const sameLayout = JSON.stringify(base.content.repository ?? null) === JSON.stringify(imported.repository);
+  if (changedPages.size === 0 && changedFiles.size === 0 && sameLayout)
+    return { treeHash: base.treeHash, changedPages };
   const treeHash = await services.store.writeTree(tx, base, content, {
     pages: changedPages,
     files: changedFiles,

@@ -4,7 +4,7 @@ import { type Page, paginate, type SortKey } from '../../db/keyset.js';
 import type { ImportRunStatus, ImportRunsTable, StorageUploadsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, invalidField, notFound } from '../../errors.js';
-import { FrontMatterError, parsePageFile } from '../../git/front-matter.js';
+import { parsePageFile } from '../../git/front-matter.js';
 import { OutboundError } from '../../http/outbound.js';
 import { newId } from '../../ids.js';
 import type { Services } from '../../services.js';
@@ -461,13 +461,8 @@ export class ImportsService {
     const base = { operation: 'insert_page' as const, ...(into ? { into } : {}) };
     if (kindOf(name) === 'text')
       return { ...base, title: fallbackTitle.slice(0, 256), document: { markdown: text } };
-    let page: ReturnType<typeof parsePageFile>;
-    try {
-      page = parsePageFile(text);
-    } catch (error) {
-      if (error instanceof FrontMatterError) throw new ImportFailure(`${label}: ${error.message}`);
-      throw error;
-    }
+    const page = parsePageFile(text);
+    if (page.problem) throw new ImportFailure(`${label}: ${page.problem}`);
     return {
       ...base,
       title: (page.title?.trim() || fallbackTitle).slice(0, 256),
