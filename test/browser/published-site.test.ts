@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Site, SiteVisibility } from '@gitbook/api';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../src/browser/chromium.js';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -22,10 +23,7 @@ beforeAll(async () => {
   owner = await createUser(server, { name: 'Site owner' });
   orgId = await createOrg(owner, 'Browser org');
   spaceId = (await docsSpace(owner, orgId)).spaceId;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox'],
-  });
+  browser = await chromium.launch(await findChromium());
   mkdirSync(OUTPUT, { recursive: true });
 });
 afterAll(async () => {
