@@ -1,4 +1,4 @@
-import type { Allowed } from './containers.js';
+import type { Container, Profile } from './containers.js';
 import type { AnyBlock } from './document-types.js';
 import type { LinkResolver } from './links.js';
 import type { Slugger } from './slug.js';
@@ -11,8 +11,20 @@ export interface Context {
 }
 
 export interface ToDocumentContext extends Context {
-  /** Converts the children of a container, keeping as raw markdown what it may not hold. */
-  children<T extends AnyBlock>(nodes: readonly FlowContent[], allowed: Allowed<T>): T[];
+  profile: Profile;
+  /**
+   * Converts the children of a container, keeping as raw markdown (API profiles) or text
+   * (`render`) what it may not hold.
+   */
+  children(nodes: readonly FlowContent[], container: Container): AnyBlock[];
+  /** Blocks built for a container (from HTML), refused whole when it may not hold one of them. */
+  accept(blocks: AnyBlock[], container: Container): AnyBlock[];
+  /** Footnote definitions of the page by label: the bodies of annotations. */
+  footnotes: ReadonlyMap<string, FlowContent[]>;
+  /** Footnotes an annotation used (their definitions are then not shown again). */
+  usedFootnotes: Set<string>;
+  /** Told of every construct with no document form (`{% name %}`, `<tag>`, a node type). */
+  unknown(construct: string): void;
 }
 
 /**
@@ -21,7 +33,11 @@ export interface ToDocumentContext extends Context {
  * as a raw block instead: content is never dropped.
  */
 export class Unrepresentable extends Error {
-  constructor(what = 'markdown without a document form') {
+  constructor(
+    what = 'markdown without a document form',
+    /** Whether the construct is unknown to the converter (not merely misplaced or malformed). */
+    readonly unknown = false,
+  ) {
     super(what);
   }
 }

@@ -21,10 +21,31 @@ export type ImageRef = Image['data']['ref'];
 export type Table = Of<'table'>;
 export type TableFragment = Table['fragments'][number];
 export type FileBlock = Of<'file'>;
+export type Embed = Of<'embed'>;
+export type Stepper = Of<'stepper'>;
+export type StepperStep = Stepper['nodes'][number];
+export type Updates = Of<'updates'>;
+export type Update = Updates['nodes'][number];
+export type Columns = Of<'columns'>;
+export type Column = Columns['nodes'][number];
+export type If = Of<'if'>;
+export type Prompt = Of<'prompt'>;
+export type ColumnsData = Columns['data'];
 
 /** Every block kind, wherever it may appear. */
-export type AnyBlock = Block | ListItem | TabsItem | Image | CodeLine;
+export type AnyBlock = Block | ListItem | TabsItem | Image | CodeLine | StepperStep | Update | Column;
 export type BlockType = AnyBlock['type'];
+
+/**
+ * What the `render` profile draws for markdown it cannot read as a block: its text, never its
+ * markup. Not a node of the API (the API profiles keep such markdown as a raw code block).
+ */
+export interface RawBlock {
+  object: 'block';
+  type: 'raw';
+  isVoid: true;
+  data: { text: string };
+}
 
 export type Leaf = Text['leaves'][number];
 export type Mark = Leaf['marks'][number];
@@ -32,6 +53,8 @@ export type MarkType = Mark['type'];
 export type InlineNode = Text | Inline;
 export type InlineImage = Extract<Inline, { type: 'inline-image' }>;
 export type Link = Extract<Inline, { type: 'link' }>;
+export type Button = Extract<Inline, { type: 'button' }>;
+export type Annotation = Extract<Inline, { type: 'annotation' }>;
 
 export type { ContentRef, Inline, Text };
 

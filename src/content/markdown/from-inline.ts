@@ -1,6 +1,7 @@
 import type { PhrasingContent } from 'mdast';
-import type { Context } from './context.js';
-import type { InlineNode, Leaf, MarkType } from './document-types.js';
+import type { InlineNode, Leaf, Mark, MarkType } from './document-types.js';
+import type { FromContext } from './from-context.js';
+import { inlineHtml } from './html-write.js';
 import { HTML_MARKS, MARK_ORDER } from './to-inline.js';
 
 /**
@@ -10,14 +11,20 @@ import { HTML_MARKS, MARK_ORDER } from './to-inline.js';
  */
 
 interface Open {
-  mark: MarkType;
+  /** The mark's type, and for colours the colours (`color:red:default`). */
+  mark: string;
+  value: Mark;
   children: PhrasingContent[];
 }
 
-/** Marks with a markdown (or GitBook HTML) form; colours have none and are left out. */
+/** Marks written around their text (code is written as code spans instead). */
 const WRAPPING = new Set<MarkType>(MARK_ORDER.filter((mark) => mark !== 'code'));
 
-export function toPhrasing(nodes: readonly InlineNode[], ctx: Context, cell = false): PhrasingContent[] {
+function markKey(mark: Mark): string {
+  return mark.type === 'color' ? `color:${mark.data.text}:${mark.data.background}` : mark.type;
+}
+
+export function toPhrasing(nodes: readonly InlineNode[], ctx: FromContext, cell = false): PhrasingContent[] {
   const content = phrasing(nodes, ctx, cell, new Set());
   // A backslash break ending a paragraph would read back as a backslash: GitBook's `<br>` does not.
   let last = content.at(-1);
@@ -32,9 +39,9 @@ export function toPhrasing(nodes: readonly InlineNode[], ctx: Context, cell = fa
 
 function phrasing(
   nodes: readonly InlineNode[],
-  ctx: Context,
+  ctx: FromContext,
   cell: boolean,
-  outer: ReadonlySet<MarkType>,
+  outer: ReadonlySet<string>,
 ): PhrasingContent[] {
   const root: PhrasingContent[] = [];
   const stack: Open[] = [];
@@ -45,15 +52,20 @@ function phrasing(
       top().push(...wrap(open));
     }
   };
-  const sync = (marks: MarkType[]) => {
+  const sync = (marks: Mark[]) => {
+    const keys = marks.map(markKey);
     let keep = 0;
-    while (keep < stack.length && marks.includes(stack[keep]!.mark)) keep++;
+    while (keep < stack.length && keys.includes(stack[keep]!.mark)) keep++;
     close(keep);
-    for (const mark of marks)
-      if (!stack.some((open) => open.mark === mark)) stack.push({ mark, children: [] });
+    for (const [i, mark] of marks.entries())
+      if (!stack.some((open) => open.mark === keys[i]))
+        stack.push({ mark: keys[i]!, value: mark, children: [] });
   };
-  const wrapping = (leaf: Leaf) =>
-    MARK_ORDER.filter((m) => WRAPPING.has(m) && !outer.has(m) && leaf.marks.some((x) => x.type === m));
+  const wrapping = (leaf: Leaf): Mark[] =>
+    MARK_ORDER.flatMap((type) => {
+      const mark = leaf.marks.find((x) => x.type === type);
+      return mark && WRAPPING.has(type) && !outer.has(markKey(mark)) ? [mark] : [];
+    });
 
   for (const node of mergeLeaves(nodes)) {
     if (node.object === 'text') {
@@ -69,7 +81,9 @@ function phrasing(
       case 'link': {
         const leaves = node.nodes.flatMap((child) => (child.object === 'text' ? child.leaves : []));
         if (leaves.length > 0) {
-          const shared = leaves.map(wrapping).reduce((a, b) => a.filter((mark) => b.includes(mark)));
+          const shared = leaves
+            .map(wrapping)
+            .reduce((a, b) => a.filter((mark) => b.some((other) => markKey(other) === markKey(mark))));
           sync(shared);
         }
         const inside = new Set([...outer, ...stack.map((open) => open.mark)]);
@@ -82,12 +96,15 @@ function phrasing(
         break;
       }
       case 'inline-image':
-        top().push({
-          type: 'image',
-          url: ctx.links.href(node.data.ref),
-          alt: node.data.alt ?? '',
-          title: null,
-        });
+        if (node.data.size || node.data.refDark || node.data.caption)
+          top().push({ type: 'html', value: inlineHtml(node, ctx) });
+        else
+          top().push({
+            type: 'image',
+            url: ctx.links.href(node.data.ref),
+            alt: node.data.alt ?? '',
+            title: null,
+          });
         break;
       case 'inline-math':
         top().push({ type: 'inlineMath', value: node.data.formula });
@@ -95,6 +112,25 @@ function phrasing(
       case 'emoji':
         top().push({ type: 'text', value: emoji(node.data.code) });
         break;
+      case 'annotation': {
+        const label = ctx.footnote(node.fragments[0]?.nodes ?? []);
+        const words = phrasing(node.nodes, ctx, cell, new Set([...outer, ...stack.map((open) => open.mark)]));
+        // GitBook links the annotated words to their footnote; without words, the reference alone.
+        if (words.length > 0)
+          top().push({ type: 'link', url: `#user-content-fn-${label}`, title: null, children: words });
+        top().push({ type: 'footnoteReference', identifier: label, label });
+        break;
+      }
+      case 'mention':
+        top().push({
+          type: 'link',
+          url: ctx.links.href(node.data.ref),
+          title: 'mention',
+          children: [{ type: 'text', value: ctx.links.href(node.data.ref) }],
+        });
+        break;
+      default:
+        top().push({ type: 'html', value: inlineHtml(node, ctx) });
     }
   }
   close(0);
@@ -145,6 +181,15 @@ function leafContent(value: string, code: boolean, cell: boolean): PhrasingConte
 }
 
 function wrap(open: Open): PhrasingContent[] {
+  if (open.value.type === 'color') {
+    const { text, background } = open.value.data;
+    const style = `${text !== 'default' ? `color:${text};` : ''}${background !== 'default' ? `background-color:${background};` : ''}`;
+    return [
+      { type: 'html', value: `<mark style="${style}">` },
+      ...open.children,
+      { type: 'html', value: '</mark>' },
+    ];
+  }
   switch (open.mark) {
     case 'bold':
       return [{ type: 'strong', children: open.children }];
@@ -153,7 +198,7 @@ function wrap(open: Open): PhrasingContent[] {
     case 'strikethrough':
       return [{ type: 'delete', children: open.children }];
     default: {
-      const tag = HTML_MARKS[open.mark] ?? 'span';
+      const tag = HTML_MARKS[open.mark as MarkType] ?? 'span';
       return [{ type: 'html', value: `<${tag}>` }, ...open.children, { type: 'html', value: `</${tag}>` }];
     }
   }

@@ -6,17 +6,61 @@ import type { Expandable, FlowContent, GitbookBlock, GitbookTag } from './syntax
  * parser sees to nested nodes, and the tag syntax both ways.
  */
 
-/** Tags that always come in pairs with `{% endname %}`. */
-const PAIRED = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref']);
-/** Tags that are void unless a closing tag follows (then what lies between is a caption). */
-const OPTIONALLY_PAIRED = new Set(['embed', 'file']);
+/**
+ * Tags that come in pairs with `{% endname %}`: GitBook's blocks, and the legacy API-method
+ * families older repositories still hold. `embed`, `file` and `openapi` close only when they
+ * have something inside (a caption, the spec link). A tag whose closing tag never comes stays
+ * a void tag, whatever its name.
+ */
+const PAIRED = new Set([
+  'hint',
+  'tabs',
+  'tab',
+  'code',
+  'content-ref',
+  'stepper',
+  'step',
+  'updates',
+  'update',
+  'columns',
+  'column',
+  'if',
+  'prompt',
+  'openapi-operation',
+  'openapi-schemas',
+  'openapi-webhook',
+  'swagger',
+  'openapi',
+  'embed',
+  'file',
+  'code-tabs',
+  'code-tabs-item',
+  'swagger-description',
+  'swagger-parameter',
+  'swagger-response',
+  'api-method',
+  'api-method-summary',
+  'api-method-description',
+  'api-method-spec',
+  'api-method-request',
+  'api-method-path-parameters',
+  'api-method-query-parameters',
+  'api-method-headers',
+  'api-method-body-parameters',
+  'api-method-form-data-parameters',
+  'api-method-parameter',
+  'api-method-response',
+  'api-method-response-example',
+  'api-method-response-example-description',
+]);
 
-const TAG_PARTS = /^\{%-?\s*([A-Za-z][\w-]*)((?:[^%]|%(?!\}))*?)\s*-?%\}$/;
-const ATTRIBUTE = /\s+([A-Za-z][\w-]*)="((?:[^"\\]|\\["}]|\\)*)"/y;
+const TAG_PARTS = /^\{%-?\s*(@?[A-Za-z][\w-]*(?:\/[\w-]+)*)((?:[^%]|%(?!\}))*?)\s*-?%\}$/;
+/** `key="value"` (GitBook), or `key=value` unquoted (legacy API-method blocks). */
+const ATTRIBUTE = /\s+([A-Za-z][\w-]*)=(?:"((?:[^"\\]|\\["}]|\\)*)"|([^\s"%]+))/y;
 
 export function parseTag(source: string): GitbookTag {
   const [, name = '', rest = ''] = TAG_PARTS.exec(source) ?? [];
-  return { type: 'gitbookTag', value: source, name, attrs: parseAttributes(rest) };
+  return { type: 'gitbookTag', value: source, name, attrs: parseAttributes(rest), args: rest.trim() };
 }
 
 function parseAttributes(text: string): Record<string, string> | null {
@@ -25,10 +69,10 @@ function parseAttributes(text: string): Record<string, string> | null {
   while (offset < text.length) {
     ATTRIBUTE.lastIndex = offset;
     const match = ATTRIBUTE.exec(text);
-    if (!match) return null;
+    if (!match) return /^\s*$/.test(text.slice(offset)) ? attrs : null;
     const key = match[1]!;
     if (Object.hasOwn(attrs, key)) return null;
-    attrs[key] = match[2]!.replace(/\\(["}])/g, '$1');
+    attrs[key] = match[2] !== undefined ? match[2].replace(/\\(["}])/g, '$1') : match[3]!;
     offset = ATTRIBUTE.lastIndex;
   }
   return attrs;
@@ -59,6 +103,7 @@ export function gitbookBlock(
     type: 'gitbookBlock',
     name,
     attrs: record,
+    args: '',
     open: formatTag(name, attrs),
     close: formatTag(`end${name}`),
     children,
@@ -112,26 +157,37 @@ export function nestBlocks(children: FlowContent[]): FlowContent[] {
 
 function openingName(node: FlowContent): string | null {
   if (node.type === 'html') return DETAILS_OPEN.test(node.value) ? 'details' : null;
-  if (node.type !== 'gitbookTag' || !node.attrs) return null;
-  return PAIRED.has(node.name) || OPTIONALLY_PAIRED.has(node.name) ? node.name : null;
+  if (node.type !== 'gitbookTag') return null;
+  // `if` and `include` take an expression or a path, not attributes.
+  if (!node.attrs && node.name !== 'if') return null;
+  return PAIRED.has(node.name) ? node.name : null;
 }
 
 function closingName(node: FlowContent): string | null {
   if (node.type === 'html') return DETAILS_CLOSE.test(node.value) ? 'details' : null;
-  if (node.type !== 'gitbookTag' || !node.name.startsWith('end') || node.attrs === null) return null;
-  if (Object.keys(node.attrs).length > 0) return null;
+  if (node.type !== 'gitbookTag' || !node.name.startsWith('end') || node.args !== '') return null;
   return node.name.slice(3);
 }
 
 function pairedTag(open: GitbookTag, children: FlowContent[], close: string): GitbookBlock {
-  return {
+  const block: GitbookBlock = {
     type: 'gitbookBlock',
     name: open.name,
     attrs: open.attrs ?? {},
+    args: open.args,
     open: open.value,
     close,
     children,
   };
+  if (open.name === 'if') {
+    const at = children.findIndex((c) => c.type === 'gitbookTag' && c.name === 'else' && c.args === '');
+    if (at >= 0) {
+      block.elseTag = (children[at] as GitbookTag).value;
+      block.alternate = children.slice(at + 1);
+      block.children = children.slice(0, at);
+    }
+  }
+  return block;
 }
 
 function expandable(open: Html, children: FlowContent[], close: string): Expandable {

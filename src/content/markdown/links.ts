@@ -13,9 +13,14 @@ export interface LinkResolver {
  * anchor in the same page. References it cannot place (a page, a user) are written as their
  * ids, which keeps the conversion total.
  */
+const USER = /^https:\/\/app\.gitbook\.com\/u\/([\w-]+)\/?$/;
+
 export const plainLinks: LinkResolver = {
   resolve(href) {
     if (href.length > 1 && href.startsWith('#')) return { kind: 'anchor', anchor: href.slice(1) };
+    // GitBook writes a mention of a person as a link to their profile.
+    const user = USER.exec(href);
+    if (user) return { kind: 'user', user: user[1]! };
     return { kind: 'url', url: href };
   },
   href(ref) {
@@ -31,7 +36,15 @@ export const plainLinks: LinkResolver = {
       case 'space':
         return ref.space;
       case 'user':
-        return ref.user;
+        return `https://app.gitbook.com/u/${ref.user}`;
+      case 'collection':
+        return ref.collection;
+      case 'reusable-content':
+        return ref.reusableContent;
+      case 'tag':
+        return ref.tag;
+      case 'openapi':
+        return ref.spec;
     }
   },
 };

@@ -31,7 +31,12 @@ export const EXACT_PLACEHOLDER = /^<!--\uE000(\d+)-->$/;
 
 /** Container markers (block quotes, list items) and indentation before a line's content. */
 const LINE = /^((?:[ \t]*(?:>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+))*)([ \t]*)(.*)$/;
-const TAG = /^\{%-?\s*[A-Za-z][\w-]*(?:[^%]|%(?!\}))*-?%\}\s*$/;
+/** One or more `{% %}` tags filling a line (GitBook writes `{% openapi … %}{% endopenapi %}`). */
+const TAG = /^(?:\{%-?\s*@?[A-Za-z][\w-]*(?:\/[\w-]+)*(?:[^%]|%(?!\}))*-?%\}\s*)+$/;
+const ONE_TAG = /\{%-?\s*@?[A-Za-z][\w-]*(?:\/[\w-]+)*(?:[^%]|%(?!\}))*-?%\}/g;
+/** The start of a tag whose attributes run over several lines (`{% @mermaid/diagram content="…` ). */
+const TAG_START = /^\{%-?\s*@?[A-Za-z][\w-]*(?:\/[\w-]+)*\s[^%]*$/;
+const MAX_TAG_LINES = 200;
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const INLINE_MATH = /(?<!\\)\$\$(?!\$)([^`\n]*?[^`\n\\])\$\$/g;
 const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?=\n|$)/;
@@ -72,16 +77,30 @@ export function protect(markdown: string): Protected {
       continue;
     }
     if (TAG.test(rest)) {
-      out.push(containers + indent + placeholder({ kind: 'tag', source: rest.trimEnd() }));
+      const tags = rest.match(ONE_TAG)!;
+      // An HTML block runs until a blank line and would swallow the tag (`</details>` then
+      // `{% endupdate %}`, as GitBook writes them): a blank line ends it first.
+      if (continuesHtml(out.at(-1))) out.push(containers.trimEnd());
+      // Tags sharing a line become lines of their own (they pair like any others).
+      for (const tag of tags) out.push(containers + indent + placeholder({ kind: 'tag', source: tag }));
       continue;
     }
-    const end = rest.trimEnd() === '$$' ? mathBlockEnd(lines, i, containers + indent) : null;
+    const end = TAG_START.test(rest) ? multilineTagEnd(lines, i) : null;
     if (end !== null) {
+      const source = [rest, ...lines.slice(i + 1, end + 1)].join('\n').trimEnd();
+      out.push(containers + indent + placeholder({ kind: 'tag', source }));
+      // The lines the tag spans stay lines, blank, so line counts of what follows do not move.
+      for (let j = i + 1; j <= end; j++) out.push('');
+      i = end;
+      continue;
+    }
+    const mathEnd = rest.trimEnd() === '$$' ? mathBlockEnd(lines, i, containers + indent) : null;
+    if (mathEnd !== null) {
       const width = (containers + indent).length;
-      const inner = lines.slice(i + 1, end).map((l) => l.slice(width));
+      const inner = lines.slice(i + 1, mathEnd).map((l) => l.slice(width));
       const source = ['$$', ...inner, '$$'].join('\n');
       out.push(containers + indent + placeholder({ kind: 'math', source, formula: inner.join('\n') }));
-      i = end;
+      i = mathEnd;
       continue;
     }
     const start = containers.length + indent.length;
@@ -98,6 +117,26 @@ export function protect(markdown: string): Protected {
 export function restore(value: string, tokens: Token[]): string {
   if (!value.includes(MARK)) return value;
   return value.replace(PLACEHOLDER, (whole, index: string) => tokens[Number(index)]?.source ?? whole);
+}
+
+/** Whether a line (container markers aside) is HTML, which an HTML block would go on after. */
+function continuesHtml(line: string | undefined): boolean {
+  const content = line?.replace(/^[\s>]*/, '') ?? '';
+  return content.startsWith('<') && !content.startsWith(`<!--${MARK}`);
+}
+
+/**
+ * The line ending a tag that opened on line `start` without closing there: the first line that
+ * ends with `%}` within a few hundred lines. Only integration tags (`{% @name/block … %}`) run
+ * over lines; GitBook's Mermaid block puts a whole diagram, quotes unescaped, in one attribute.
+ */
+function multilineTagEnd(lines: string[], start: number): number | null {
+  if (!/^\s*\{%-?\s*@/.test(lines[start]!)) return null;
+  for (let j = start + 1; j < lines.length && j <= start + MAX_TAG_LINES; j++) {
+    if (lines[j]!.includes('{%')) return null;
+    if (/%\}\s*$/.test(lines[j]!)) return j;
+  }
+  return null;
 }
 
 function closesFence(rest: string, fence: { char: string; length: number }): boolean {

@@ -1,4 +1,4 @@
-import { parseFigures } from './images.js';
+import { htmlLinks } from './html-links.js';
 import type { LinkKind } from './links.js';
 
 /** CommonMark HTML block starts (kind 6: block-level tags, which may interrupt a paragraph). */
@@ -27,8 +27,7 @@ export function extractLinks(markdown: string): Array<{ href: string; kind: Link
   let previousBlank = true;
 
   const closeHtml = () => {
-    for (const figure of parseFigures(html!.lines.join('\n')) ?? [])
-      found.push({ href: figure.src, kind: 'image' });
+    found.push(...htmlLinks(html!.lines.join('\n')));
     html = undefined;
   };
 
@@ -142,6 +141,7 @@ function scanInline(
         continue;
       }
       const html = /^<[^>]*>/.exec(text.slice(i));
+      if (html) found.push(...htmlLinks(html[0]));
       i += html ? html[0].length : 1;
       continue;
     }

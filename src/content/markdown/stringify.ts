@@ -14,8 +14,16 @@ type Handle = NonNullable<Options['handlers']>['paragraph'] & {};
 const handlers: Options['handlers'] = {
   gitbookTag: ((node: GitbookTag) => node.value) as Handle,
   gitbookBlock: ((node: GitbookBlock, _, state, info) => {
+    const parts = [node.open];
     const inner = state.containerFlow(node, info);
-    return inner ? `${node.open}\n${inner}\n${node.close}` : `${node.open}\n${node.close}`;
+    if (inner) parts.push(inner);
+    if (node.alternate) {
+      parts.push(node.elseTag ?? '{% else %}');
+      const alternate = state.containerFlow({ ...node, children: node.alternate } as never, info);
+      if (alternate) parts.push(alternate);
+    }
+    parts.push(node.close);
+    return parts.join('\n');
   }) as Handle,
   expandable: ((node: Expandable, _, state, info) => {
     const inner = state.containerFlow(node, info);

@@ -13,16 +13,23 @@ export interface GitbookTag extends Literal {
   name: string;
   /** Null when the attributes are not the `key="value"` list GitBook writes. */
   attrs: Record<string, string> | null;
+  /** What follows the name, trimmed: the expression of `if`, the path of `include`. */
+  args: string;
 }
 
 /** An opening tag, its matching `{% endname %}` and what lies between. */
 export interface GitbookBlock extends Parent {
   type: 'gitbookBlock';
   name: string;
+  /** Empty when the opening tag's arguments are not a `key="value"` list (see `args`). */
   attrs: Record<string, string>;
+  args: string;
   open: string;
   close: string;
   children: FlowContent[];
+  /** `{% if %}` … `{% else %}` …: what follows the `else` tag (which is `elseTag`). */
+  alternate?: FlowContent[];
+  elseTag?: string;
 }
 
 /** `<details><summary>title</summary> … </details>`, the HTML GitBook writes for expandables. */

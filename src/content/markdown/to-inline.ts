@@ -1,17 +1,21 @@
-import type { Link as MdLink, PhrasingContent } from 'mdast';
-import { type Context, MAX_URL, Unrepresentable } from './context.js';
+import type { FootnoteReference, Link as MdLink, PhrasingContent } from 'mdast';
+import { COLORS_0146 } from '../document-schema.js';
+import { type Context, MAX_URL, type ToDocumentContext, Unrepresentable } from './context.js';
 import type { Inline, InlineImage, InlineNode, Leaf, Link, Mark, MarkType, Text } from './document-types.js';
 import { text } from './document-types.js';
+import { htmlInlines, inlineHtmlTag, type OpenTag } from './html-inlines.js';
 import { imageRef } from './images.js';
 
 /**
- * mdast phrasing content to document inlines: text leaves with marks, links, images, math.
+ * mdast phrasing content to document inlines: text leaves with marks, links, images, math, and
+ * the inline HTML GitBook writes (`<mark>`, `<kbd>`, buttons, icons, expressions, pictures).
  * Adjacent leaves with the same marks are merged and marks are listed in one order, so equal
  * content always gives equal documents.
  */
 
 /** Outermost first: the order marks are listed in leaves and opened when writing markdown. */
 export const MARK_ORDER: readonly MarkType[] = [
+  'color',
   'bold',
   'italic',
   'strikethrough',
@@ -27,44 +31,69 @@ export const HTML_MARKS: Partial<Record<MarkType, string>> = {
   superscript: 'sup',
   subscript: 'sub',
 };
-const MARK_OF_TAG = new Map(Object.entries(HTML_MARKS).map(([mark, tag]) => [tag, mark as MarkType]));
-const HTML_MARK = /^<(\/?)([a-z]+)>$/i;
-const BREAK = /^<br\s*\/?>$/i;
 
-type Item = Leaf | Inline;
+/** A mark with its data (colour marks carry their colours). */
+export type MarkValue = Mark;
 
-export function toInlines(nodes: PhrasingContent[], ctx: Context): InlineNode[] {
+export type Item = Leaf | Inline;
+
+/** GitBook writes an annotation as a link to its footnote followed by the footnote reference. */
+const FOOTNOTE_LINK = /^#user-content-fn-(.+)$/;
+
+export function toInlines(nodes: PhrasingContent[], ctx: ToDocumentContext): InlineNode[] {
   const items: Item[] = [];
   collect(nodes, [], ctx, items);
   return pack(items);
 }
 
-function collect(nodes: PhrasingContent[], marks: MarkType[], ctx: Context, out: Item[]): void {
-  const opened: MarkType[] = [];
-  const current = () => (opened.length ? [...marks, ...opened] : marks);
-  for (const node of nodes) {
+interface Frame {
+  tag: OpenTag;
+  /** Where the frame's content starts in `out`. */
+  at: number;
+}
+
+function collect(nodes: PhrasingContent[], marks: Mark[], ctx: ToDocumentContext, out: Item[]): void {
+  const frames: Frame[] = [];
+  const current = (): Mark[] => {
+    let all = marks;
+    for (const frame of frames) if (frame.tag.mark) all = [...all, frame.tag.mark];
+    return all;
+  };
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     switch (node.type) {
       case 'text':
         // A soft line break reads as a space; hard breaks are `break` nodes.
         out.push(leaf(node.value.replace(/\n/g, ' '), current()));
         break;
       case 'strong':
-        collect(node.children, [...current(), 'bold'], ctx, out);
+        collect(node.children, [...current(), mark('bold')], ctx, out);
         break;
       case 'emphasis':
-        collect(node.children, [...current(), 'italic'], ctx, out);
+        collect(node.children, [...current(), mark('italic')], ctx, out);
         break;
       case 'delete':
-        collect(node.children, [...current(), 'strikethrough'], ctx, out);
+        collect(node.children, [...current(), mark('strikethrough')], ctx, out);
         break;
       case 'inlineCode':
-        out.push(leaf(node.value, [...current(), 'code']));
+        out.push(leaf(node.value, [...current(), mark('code')]));
         break;
       case 'break':
         out.push(leaf('\n', current()));
         break;
-      case 'link':
-        out.push(link(node, current(), ctx));
+      case 'link': {
+        const next = nodes[i + 1];
+        const footnote = FOOTNOTE_LINK.exec(node.url);
+        if (footnote && next?.type === 'footnoteReference') {
+          out.push(annotation(node.children, next, current(), ctx));
+          i++;
+        } else if (node.title === 'mention') out.push(mention(node, ctx));
+        else out.push(link(node, current(), ctx));
+        break;
+      }
+      case 'footnoteReference':
+        // A reference alone (`word[^1]`): an annotation with no text of its own.
+        out.push(annotation([], node, current(), ctx));
         break;
       case 'image':
         if (node.title) throw new Unrepresentable('image title');
@@ -74,59 +103,145 @@ function collect(nodes: PhrasingContent[], marks: MarkType[], ctx: Context, out:
         out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
         break;
       case 'html': {
-        if (BREAK.test(node.value)) {
-          out.push(leaf('\n', current()));
+        const tag = inlineHtmlTag(node.value, ctx);
+        if (!tag) {
+          // A whole element in one node (`<img …>`, `<picture>…</picture>`), or unknown HTML.
+          const inlines = htmlInlines(node.value, current(), ctx);
+          if (!inlines) throw new Unrepresentable(`inline HTML ${node.value.slice(0, 40)}`, true);
+          out.push(...inlines);
           break;
         }
-        const [, closing, tag = ''] = HTML_MARK.exec(node.value) ?? [];
-        const mark = MARK_OF_TAG.get(tag.toLowerCase());
-        if (!mark) throw new Unrepresentable('inline HTML');
-        if (!closing) opened.push(mark);
-        else if (opened.at(-1) === mark) opened.pop();
-        else throw new Unrepresentable('unbalanced inline HTML');
+        if (tag.kind === 'void') {
+          out.push(...tag.items(current()));
+          break;
+        }
+        if (tag.kind === 'open') {
+          frames.push({ tag, at: out.length });
+          break;
+        }
+        // A closing tag ends the innermost frame of its name.
+        const depth = frames.findLastIndex((f) => f.tag.name === tag.name);
+        if (depth < 0 || depth !== frames.length - 1) throw new Unrepresentable('unbalanced inline HTML');
+        const frame = frames.pop()!;
+        if (frame.tag.wrap) {
+          const inside = out.splice(frame.at);
+          out.push(...frame.tag.wrap(inside, ctx));
+        }
         break;
       }
       default:
-        throw new Unrepresentable(node.type);
+        throw new Unrepresentable(node.type, true);
     }
   }
-  if (opened.length > 0) throw new Unrepresentable('unclosed inline HTML');
+  if (frames.length > 0) throw new Unrepresentable('unclosed inline HTML');
 }
 
-function leaf(value: string, marks: MarkType[]): Leaf {
-  const sorted = MARK_ORDER.filter((type) => marks.includes(type));
-  return { object: 'leaf', text: value, marks: sorted.map((type) => ({ object: 'mark', type }) as Mark) };
+export function mark(type: Exclude<MarkType, 'color'>): Mark {
+  return { object: 'mark', type } as Mark;
 }
 
-function link(node: MdLink, marks: MarkType[], ctx: Context): Link {
+/** Colour names a leaf may carry in this profile (0.146.0 knows fewer). */
+export function colorAllowed(color: string, ctx: Pick<ToDocumentContext, 'profile'>): boolean {
+  return ctx.profile !== 'v0146' || COLORS_0146.has(color);
+}
+
+export function leaf(value: string, marks: Mark[]): Leaf {
+  const sorted: Mark[] = [];
+  for (const type of MARK_ORDER) {
+    const found = marks.filter((m) => m.type === type);
+    // Nested colours: the innermost wins.
+    if (found.length > 0) sorted.push(found.at(-1)!);
+  }
+  return { object: 'leaf', text: value, marks: sorted };
+}
+
+function link(node: MdLink, marks: Mark[], ctx: ToDocumentContext): Link {
   if (node.title) throw new Unrepresentable('link title');
   const items: Item[] = [];
   collect(node.children, marks, ctx, items);
-  const nodes = pack(items);
-  for (const child of nodes) {
-    if (child.object !== 'text' && child.type !== 'inline-image') throw new Unrepresentable('link content');
-  }
+  const nodes = pack(items).map((child): Link['nodes'][number] => {
+    if (child.object === 'text' || child.type === 'inline-image') return child;
+    // Inlines a link cannot hold (an icon, an expression) keep their text.
+    return text(inlineText(child));
+  });
   const ref = ctx.links.resolve(node.url);
   if (ref.kind === 'url' && ref.url.length > MAX_URL) throw new Unrepresentable('URL too long');
-  return { object: 'inline', type: 'link', data: { ref }, nodes: nodes as Link['nodes'] };
+  return { object: 'inline', type: 'link', data: { ref }, nodes };
 }
 
-function inlineImage(url: string, alt: string, ctx: Context): InlineImage {
+/** `[file.md](file.md "mention")`: GitBook's mention of a page, an anchor or a user. */
+function mention(node: MdLink, ctx: ToDocumentContext): Inline {
+  const ref = ctx.links.resolve(node.url);
+  if (ref.kind === 'url' && ref.url.length > MAX_URL) throw new Unrepresentable('URL too long');
+  return { object: 'inline', type: 'mention', isVoid: true, data: { ref } };
+}
+
+function annotation(
+  children: PhrasingContent[],
+  reference: FootnoteReference,
+  marks: Mark[],
+  ctx: ToDocumentContext,
+): Inline {
+  const body = ctx.footnotes.get(reference.identifier);
+  if (!body) throw new Unrepresentable('footnote without definition');
+  const items: Item[] = [];
+  collect(children, marks, ctx, items);
+  const nodes =
+    items.length === 0 ? [] : pack(items).map((n) => (n.object === 'text' ? n : text(inlineText(n))));
+  const blocks = ctx.children(body, 'annotation');
+  if (blocks.length === 0) throw new Unrepresentable('empty footnote');
+  ctx.usedFootnotes.add(reference.identifier);
+  return {
+    object: 'inline',
+    type: 'annotation',
+    isVoid: false,
+    data: {},
+    nodes: nodes as Text[],
+    fragments: [
+      { object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: blocks as never },
+    ],
+  };
+}
+
+export function inlineImage(url: string, alt: string, ctx: Context): InlineImage {
   const data: InlineImage['data'] = { ref: imageRef(url, ctx) };
   if (alt) data.alt = alt;
   return { object: 'inline', type: 'inline-image', isVoid: true, data };
 }
 
+/** The text an inline shows, for places that hold only text. */
+function inlineText(node: Inline): string {
+  switch (node.type) {
+    case 'button':
+      return node.data.label;
+    case 'icon':
+      return '';
+    case 'expression':
+      return '';
+    case 'inline-math':
+      return node.data.formula;
+    default:
+      return 'nodes' in node
+        ? node.nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('')
+        : '';
+  }
+}
+
 function sameMarks(a: Leaf, b: Leaf): boolean {
-  return a.marks.length === b.marks.length && a.marks.every((mark, i) => mark.type === b.marks[i]!.type);
+  return (
+    a.marks.length === b.marks.length &&
+    a.marks.every((mark, i) => JSON.stringify(mark) === JSON.stringify(b.marks[i]))
+  );
 }
 
 /** Leaves into text nodes between inlines; empty leaves dropped, one empty text if nothing. */
-function pack(items: Item[]): InlineNode[] {
+export function pack(items: Item[]): InlineNode[] {
   const nodes: InlineNode[] = [];
   let current: Text | null = null;
   for (const item of items) {
     if (item.object === 'inline') {
+      // A `<source>` outside any `<picture>` means nothing.
+      if ((item.type as string) === 'source') continue;
       nodes.push(item);
       current = null;
       continue;

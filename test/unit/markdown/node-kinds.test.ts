@@ -78,8 +78,8 @@ describe('official schema checker', () => {
     };
     const problems = checkSchema('JSONDocument', { ...document, nodes: [hint] });
     expect(problems.map((p) => p.version)).toContain('0.146');
-    // Our schema refuses it too: what we accept, both versions accept.
-    expect(() => validateOwn({ ...document, nodes: [hint] }, 'document')).toThrow(/document\.nodes\.0/);
+    // Our schema takes it (markdown can write it); the converter never returns it (below).
+    validateOwn({ ...document, nodes: [hint] }, 'document');
   });
 });
 
@@ -147,7 +147,8 @@ describe('paragraphs and marks', () => {
 
 describe('headings', () => {
   it('maps levels and sets ids from the text', () => {
-    const doc = roundTrip('# Getting started\n\n## Install *the* CLI\n\n### Step 1.2: Configure\n');
+    // GitBook's files: `#` is the page title, the editor's three levels are `##` to `####`.
+    const doc = roundTrip('## Getting started\n\n### Install *the* CLI\n\n#### Step 1.2: Configure\n');
     expect(doc.nodes.map((n) => [n.type, (n as { data: { id?: string } }).data.id])).toEqual([
       ['heading-1', 'getting-started'],
       ['heading-2', 'install-the-cli'],
@@ -164,9 +165,10 @@ describe('headings', () => {
     ]);
   });
 
-  it('maps levels 4 to 6 to heading-3 and setext headings to ATX', () => {
-    normalises('#### Deep\n', '### Deep\n');
-    normalises('Title\n=====\n', '# Title\n');
+  it('maps # to heading-1, levels 5 and 6 to heading-3, and setext headings to ATX', () => {
+    normalises('# Top\n', '## Top\n');
+    normalises('###### Deep\n', '#### Deep\n');
+    normalises('Title\n=====\n', '## Title\n');
   });
 });
 
@@ -291,7 +293,9 @@ describe('tables', () => {
     );
     const table = doc.nodes[0] as Extract<Block, { type: 'table' }>;
     expect(table.data.view).toEqual({ type: 'grid', columns: ['c0', 'c1', 'c2'], hideHeader: false });
-    expect(Object.values(table.data.definition).map((d) => [d.title, d.textAlignment])).toEqual([
+    expect(
+      Object.values(table.data.definition).map((d) => [d.title, d.type === 'text' && d.textAlignment]),
+    ).toEqual([
       ['Name', 'left'],
       ['Value', 'right'],
       ['Note', 'center'],
@@ -456,12 +460,11 @@ describe('markdown without a document form stays raw', () => {
   });
 
   it.each([
-    ['raw HTML', '<div align="center">\n  <b>Centered</b>\n</div>'],
-    ['inline HTML we do not understand', 'Some <span style="color:red">red</span> text.'],
+    ['HTML we do not understand', '<video src="clip.mp4" controls></video>'],
+    ['inline HTML we do not understand', 'Some <video src="a.mp4">clip</video> text.'],
     ['an unknown tag', '{% swagger method="get" path="/users" %}'],
     ['a link title', '[docs](https://example.com "The docs")'],
-    ['a hint with an unknown style', '{% hint style="tip" %}\nText\n{% endhint %}'],
-    ['a captioned embed', '{% embed url="https://example.com" %}\nCaption\n{% endembed %}'],
+    ['a hint with an unknown style', '{% hint style="note" %}\nText\n{% endhint %}'],
     ['an unused definition', '[unused]: https://example.com'],
     [
       'a code block in a hint (0.146 hints hold only text blocks)',
@@ -473,11 +476,10 @@ describe('markdown without a document form stays raw', () => {
     expect(doc.nodes).toEqual([raw(markdown)]);
   });
 
-  it('footnotes, and text around unknown tags, survive', () => {
-    roundTrip('Claim[^1].\n\n[^1]: Source.\n');
+  it('text around unknown tags survives', () => {
     normalises(
-      '{% stepper %}\n{% step %}\nFirst\n{% endstep %}\n{% endstepper %}\n',
-      '{% stepper %}\n\n{% step %}\n\nFirst\n\n{% endstep %}\n\n{% endstepper %}\n',
+      '{% unknown %}\n{% nested %}\nFirst\n{% endnested %}\n{% endunknown %}\n',
+      '{% unknown %}\n\n{% nested %}\n\nFirst\n\n{% endnested %}\n\n{% endunknown %}\n',
     );
   });
 
@@ -540,7 +542,7 @@ describe('documents written by hand', () => {
       },
     ]);
     expect(markdown).toBe(
-      '# Welcome\n\nRead **[this](https://x.dev) now.**\n\n{% hint style="success" %}\nDone.\n{% endhint %}\n\n* [x] Ship\n',
+      '## Welcome\n\nRead **[this](https://x.dev) now.**\n\n{% hint style="success" %}\nDone.\n{% endhint %}\n\n* [x] Ship\n',
     );
   });
 });

@@ -1,4 +1,5 @@
-import { parseFigures } from '../../../src/content/markdown/images.js';
+import type { Element } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
 import type { LinkKind } from '../../../src/content/markdown/index.js';
 import { parseMarkdown, walk } from '../../../src/content/markdown/parse.js';
 
@@ -18,7 +19,7 @@ export function parsedLinks(markdown: string): Array<{ href: string; kind: LinkK
         found.push({ href: node.url, kind: 'image' });
         break;
       case 'html':
-        for (const figure of parseFigures(node.value) ?? []) found.push({ href: figure.src, kind: 'image' });
+        found.push(...htmlTargets(node.value));
         break;
       case 'gitbookTag':
       case 'gitbookBlock': {
@@ -34,5 +35,35 @@ export function parsedLinks(markdown: string): Array<{ href: string; kind: LinkK
       }
     }
   });
+  return found;
+}
+
+/** Links and images of parsed HTML (an independent reading of what html-links.ts scans). */
+function htmlTargets(html: string): Array<{ href: string; kind: LinkKind }> {
+  const found: Array<{ href: string; kind: LinkKind }> = [];
+  const visit = (nodes: ReadonlyArray<{ type: string }>) => {
+    for (const node of nodes) {
+      if (node.type !== 'element') continue;
+      const element = node as Element;
+      const props = element.properties ?? {};
+      const anchor = typeof props.href === 'string' && props.href.startsWith('#') && props.id !== undefined;
+      if (
+        element.tagName === 'a' &&
+        typeof props.href === 'string' &&
+        !props.href.startsWith('#user-content-fn') &&
+        !anchor
+      )
+        found.push({ href: props.href, kind: 'link' });
+      if (element.tagName === 'img' && typeof props.src === 'string')
+        found.push({ href: props.src, kind: 'image' });
+      if (element.tagName === 'source' && props.srcSet !== undefined)
+        found.push({
+          href: String(Array.isArray(props.srcSet) ? props.srcSet[0] : props.srcSet).split(/\s+/)[0]!,
+          kind: 'image',
+        });
+      visit(element.children);
+    }
+  };
+  visit(fromHtml(html, { fragment: true }).children);
   return found;
 }
