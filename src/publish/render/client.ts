@@ -110,7 +110,7 @@ export const SITE_JS = `(function () {
       var timer = 0;
       button.hidden = false;
       button.addEventListener('click', function () {
-        var block = button.closest('.code-block');
+        var block = button.closest('.code-block, .prompt');
         var code = block && block.querySelector('pre code');
         if (!code) return;
         copyText(code.textContent).then(function () {
@@ -258,6 +258,70 @@ export const SITE_JS = `(function () {
     });
   }
 
+  /** Buttons of documents: "search" (and "ask") open the search box with their query; "select" picks tabs. */
+  function initActions() {
+    var input = doc.querySelector('[data-search] input');
+    each(doc.querySelectorAll('button[data-action]'), function (button) {
+      var action = button.getAttribute('data-action');
+      if (action === 'search') {
+        if (!input) { button.hidden = true; return; }
+        button.addEventListener('click', function () {
+          input.value = button.getAttribute('data-query') || '';
+          input.focus();
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        });
+      } else if (action === 'select') {
+        var slug = button.getAttribute('data-slug');
+        button.addEventListener('click', function () {
+          var first = null;
+          each(doc.querySelectorAll('[role="tab"][data-slug]'), function (tab) {
+            if (tab.getAttribute('data-slug') !== slug) return;
+            tab.click();
+            if (!first) first = tab;
+          });
+          if (first) first.scrollIntoView({ block: 'nearest' });
+        });
+      }
+    });
+  }
+
+  /** Annotations show on hover and focus by CSS; a click pins one open, Escape hides it. */
+  function initAnnotations() {
+    var notes = doc.querySelectorAll('.annotation');
+    if (!notes.length) return;
+    function set(note, open) {
+      note.classList.toggle('open', open);
+      var trigger = note.querySelector('.annotation-trigger');
+      if (trigger) trigger.setAttribute('aria-expanded', open ? 'true' : 'false');
+    }
+    each(notes, function (note) {
+      var trigger = note.querySelector('.annotation-trigger');
+      if (!trigger) return;
+      trigger.setAttribute('aria-expanded', 'false');
+      trigger.setAttribute('aria-controls', trigger.getAttribute('aria-describedby') || '');
+      trigger.addEventListener('click', function () {
+        note.classList.remove('dismissed');
+        set(note, !note.classList.contains('open'));
+      });
+      note.addEventListener('mouseleave', function () { note.classList.remove('dismissed'); });
+      note.addEventListener('focusout', function () { note.classList.remove('dismissed'); });
+    });
+    doc.addEventListener('click', function (event) {
+      each(doc.querySelectorAll('.annotation.open'), function (note) {
+        if (!note.contains(event.target)) set(note, false);
+      });
+    });
+    doc.addEventListener('keydown', function (event) {
+      if (event.key !== 'Escape') return;
+      each(notes, function (note) {
+        if (note.classList.contains('open') || note.contains(doc.activeElement) || note.matches(':hover')) {
+          set(note, false);
+          note.classList.add('dismissed');
+        }
+      });
+    });
+  }
+
   function initTree() {
     each(doc.querySelectorAll('.tree-toggle'), function (button) {
       button.hidden = false;
@@ -352,6 +416,8 @@ export const SITE_JS = `(function () {
     initTabs();
     initCopy();
     initSearch();
+    initActions();
+    initAnnotations();
     initTree();
     initMenu();
     initDropdowns();

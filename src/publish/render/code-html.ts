@@ -8,11 +8,14 @@ import type { Code } from '../../content/markdown/document-types.js';
 import { RAW_SYNTAX } from '../../content/markdown/syntax.js';
 import { attr, escapeHtml } from './escape.js';
 import { icon } from './icons.js';
-import { nodeText } from './inline-html.js';
+import { nodeText } from './refs.js';
+import type { RenderContext } from './render-context.js';
 
 /**
  * Code blocks: a header (title or language, copy button), then one `<span class="line">` per
- * line so line numbers (CSS counters, never copied) and highlighted lines work. Highlighting
+ * line so line numbers (CSS counters, never copied) and highlighted lines work; long blocks
+ * marked expandable are cut to a few lines with a "show more" toggle (a `<details>`, so it works
+ * without script). Code lines may hold expressions: their values are part of the code. Highlighting
  * is highlight.js with the languages registered here only (no auto-detection): its output is
  * escaped text in `<span class="hljs-…">`, split at line ends with open spans closed and
  * reopened, so multi-line comments and strings stay coloured.
@@ -34,36 +37,66 @@ export function highlightLanguage(syntax: string | undefined): string | undefine
   return hljs.getLanguage(name) ? name : undefined;
 }
 
-export function renderCode(block: Code): string {
-  const data = block.data ?? {};
-  const lines = (block.nodes ?? []).map((line) => ({
-    text: nodeText(line).replace(/\r/g, ''),
-    highlighted: line.data?.highlighted === true,
+/** Lines shown by a collapsed expandable code block, as the stylesheet's `collapse-N` classes allow. */
+const COLLAPSE_MIN = 3;
+const COLLAPSE_MAX = 30;
+const COLLAPSE_DEFAULT = 10;
+
+/** The text of a code line: its leaves, the values of its expressions, annotated words. */
+function lineText(line: unknown, ctx: RenderContext | undefined): string {
+  return nodeText(line, ctx).replace(/\r/g, '');
+}
+
+export function renderCode(block: Code, ctx?: RenderContext): string {
+  const data = (block.data ?? {}) as Code['data'] & { collapsedLineCount?: unknown };
+  const lines = (Array.isArray(block.nodes) ? block.nodes : []).map((line) => ({
+    text: lineText(line, ctx),
+    highlighted: line?.data?.highlighted === true,
   }));
   const source = lines.map((line) => line.text).join('\n');
   const syntax = typeof data.syntax === 'string' ? data.syntax : undefined;
   const language = highlightLanguage(syntax);
   const htmlLines = highlightedLines(source, language);
 
-  const label = data.title ?? (syntax === RAW_SYNTAX ? 'markdown' : syntax);
+  const title = typeof data.title === 'string' && data.title.trim() ? data.title : undefined;
+  const label = title ?? (syntax === RAW_SYNTAX ? 'markdown' : syntax);
+  const requested = data.collapsedLineCount;
+  const collapsed =
+    typeof requested === 'number' && Number.isFinite(requested)
+      ? Math.min(COLLAPSE_MAX, Math.max(COLLAPSE_MIN, Math.round(requested)))
+      : COLLAPSE_DEFAULT;
+  const collapsible = data.expandable === true && lines.length > collapsed;
   const classes = ['code-block'];
-  if (data.fullWidth) classes.push('full-width');
-  if (data.expandable) classes.push('expandable-code');
+  if (data.fullWidth === true) classes.push('full-width');
+  if (collapsible) classes.push('expandable-code', `collapse-${collapsed}`);
   const preClasses = ['code'];
-  if (data.lineNumbers) preClasses.push('line-numbers');
+  if (data.lineNumbers === true) preClasses.push('line-numbers');
   if (data.overflow === 'wrap') preClasses.push('wrap');
 
+  // Each line is a block holding its own line end, so no text sits between the lines: a
+  // newline between them would be a line of its own once lines wrap. The copy button and a
+  // selection still get the line ends.
+  const last = htmlLines.length - 1;
   const body = htmlLines
-    .map((html, i) => `<span class="line${lines[i]?.highlighted ? ' hl' : ''}">${html}</span>`)
-    .join('\n');
+    .map(
+      (html, i) =>
+        `<span class="line${lines[i]?.highlighted ? ' hl' : ''}">${html}${i < last ? '\n' : ''}</span>`,
+    )
+    .join('');
   const codeClass = language ? `hljs language-${language}` : 'hljs';
+  const more = collapsible
+    ? '<details class="code-more"><summary>' +
+      `<span class="code-more-show">Show ${lines.length - collapsed} more lines</span>` +
+      '<span class="code-more-hide">Show fewer lines</span></summary></details>'
+    : '';
   return (
     `<figure${attr('class', classes.join(' '))}${attr('data-lang', language)}>` +
     '<figcaption class="code-header">' +
-    `<span class="${data.title ? 'code-title' : 'code-lang'}">${escapeHtml(label ?? '')}</span>` +
+    `<span class="${title ? 'code-title' : 'code-lang'}">${escapeHtml(label ?? '')}</span>` +
     `<button type="button" class="copy-button" data-copy hidden aria-label="Copy code">${icon('copy')}${icon('check', 'icon icon-done')}<span class="copy-label">Copy</span></button>` +
     '</figcaption>' +
     `<pre${attr('class', preClasses.join(' '))} tabindex="0"><code${attr('class', codeClass)}>${body}</code></pre>` +
+    more +
     '</figure>'
   );
 }

@@ -65,6 +65,8 @@ hr { height: 1px; margin: 2.2em 0; border: 0; background: var(--border); }
 .tc-orange { color: var(--c-orange); } .tc-yellow { color: var(--c-yellow); } .tc-purple { color: var(--c-purple); }
 .tc-primary { color: var(--primary-strong); } .tc-info { color: var(--info); } .tc-success { color: var(--success); }
 .tc-warning { color: var(--warning); } .tc-danger { color: var(--danger); }
+.tc-pink { color: var(--c-pink); } .tc-violet { color: var(--c-violet); } .tc-cyan { color: var(--c-cyan); }
+.tc-tint { color: var(--tint); }
 [class*="bg-"] { padding: 0 .15em; border-radius: 3px; }
 .bg-green { background: color-mix(in srgb, var(--c-green) 18%, transparent); }
 .bg-blue { background: color-mix(in srgb, var(--c-blue) 18%, transparent); }
@@ -77,6 +79,10 @@ hr { height: 1px; margin: 2.2em 0; border: 0; background: var(--border); }
 .bg-success { background: color-mix(in srgb, var(--success) 18%, transparent); }
 .bg-warning { background: color-mix(in srgb, var(--warning) 20%, transparent); }
 .bg-danger { background: color-mix(in srgb, var(--danger) 18%, transparent); }
+.bg-pink { background: color-mix(in srgb, var(--c-pink) 18%, transparent); }
+.bg-violet { background: color-mix(in srgb, var(--c-violet) 18%, transparent); }
+.bg-cyan { background: color-mix(in srgb, var(--c-cyan) 18%, transparent); }
+.bg-tint { background: var(--surface-2); }
 
 /* hints */
 .hint {
@@ -133,18 +139,18 @@ pre.code { margin: 0; padding: 14px 0; overflow: auto; font-size: .86rem; line-h
 pre.code:focus-visible { outline-offset: -2px; }
 pre.code > code { display: block; min-width: 100%; width: max-content; }
 pre.code.wrap > code { width: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
-.line { display: inline-block; min-width: 100%; padding: 0 18px; }
-.wrap .line { display: block; min-width: 0; }
+/* One block per line, each holding its own line end (nothing between lines to draw twice). */
+.line { display: block; min-height: 1.65em; padding: 0 18px; }
 .line.hl { background: color-mix(in srgb, var(--primary) 12%, transparent); box-shadow: inset 3px 0 var(--primary); }
 .line-numbers { counter-reset: line; }
+.line-numbers .line { position: relative; padding-left: calc(18px + 3.3em); }
 .line-numbers .line::before {
   counter-increment: line; content: counter(line);
-  display: inline-block; width: 2.2em; margin: 0 1.1em 0 -.4em; text-align: right;
-  color: var(--fg-muted); opacity: .65; user-select: none; -webkit-user-select: none;
+  position: absolute; left: 10px; width: 2.4em; text-align: right;
+  color: var(--fg-muted); opacity: .75; user-select: none; -webkit-user-select: none;
 }
-.expandable-code pre.code { max-height: 420px; }
-.math-block { padding: 12px 16px; overflow: auto; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--border); }
-code.math { font-size: .9em; }
+.math-block { padding: 12px 16px; overflow: auto; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--border); color: var(--fg); }
+code.math { font-size: .9em; color: var(--fg); }
 
 /* expandables */
 .expandable { border: 1px solid var(--border); border-radius: var(--radius); }

@@ -12,12 +12,18 @@ import type {
   Table,
   Tabs,
 } from '../../content/markdown/document-types.js';
+import { slugify } from '../../content/markdown/slug.js';
+import { renderApiPlaceholder } from './api-html.js';
 import { renderCode } from './code-html.js';
 import { attr, escapeHtml } from './escape.js';
+import { faIcon } from './fa-icons.js';
 import { type IconName, icon } from './icons.js';
 import { nodeText, renderInlines } from './inline-html.js';
-import { renderContentRef, renderEmbed, renderFile, renderImages } from './media-html.js';
+import { type Inner, renderColumns, renderStepper, renderUpdates } from './layout-blocks-html.js';
+import { renderContentRef, renderDrawing, renderEmbed, renderFile, renderImages } from './media-html.js';
 import type { DocumentLinks } from './model.js';
+import { renderPrompt } from './prompt-html.js';
+import { ask } from './refs.js';
 import { type DocumentHeading, RenderContext } from './render-context.js';
 import { renderTable } from './table-html.js';
 
@@ -36,23 +42,32 @@ export interface RenderedDocument {
 }
 
 export function renderDocument(document: JsonDocument, links: DocumentLinks): RenderedDocument {
-  const ctx = new RenderContext(links);
+  const ctx = new RenderContext(links, (nodes, c) => renderBlocks(nodes, c, c.depth + 1));
   const html = renderBlocks(document?.nodes, ctx, 0);
   return { html, headings: ctx.headings };
 }
 
 /** Containers nest; past this depth blocks are drawn as their text (no recursion without end). */
 const MAX_DEPTH = 40;
+/** Reusable contents one page may draw (each may include others: no blow-up by repetition). */
+const MAX_REUSABLE = 100;
 
 function renderBlocks(nodes: readonly unknown[] | undefined, ctx: RenderContext, depth: number): string {
   let out = '';
-  for (const node of nodes ?? []) out += renderBlock(node as AnyBlock, ctx, depth);
+  const outer = ctx.depth;
+  for (const node of Array.isArray(nodes) ? nodes : []) {
+    ctx.depth = depth;
+    out += renderBlock(node as AnyBlock, ctx, depth);
+  }
+  ctx.depth = outer;
   return out;
 }
 
 function renderBlock(block: AnyBlock, ctx: RenderContext, depth: number): string {
-  if (block?.object !== 'block' || depth > MAX_DEPTH) return unknownBlock(block);
-  const inner = (nodes: readonly unknown[] | undefined) => renderBlocks(nodes, ctx, depth + 1);
+  if (block?.object !== 'block' || depth > MAX_DEPTH) return unknownBlock(block, ctx);
+  const inner: Inner = (nodes) => renderBlocks(nodes, ctx, depth + 1);
+  // Quire's own node for markdown it could not read (not part of the GitBook schema).
+  if ((block as { type?: unknown }).type === 'raw') return renderRaw(block);
   switch (block.type) {
     case 'paragraph':
       return renderParagraph(block, ctx);
@@ -73,9 +88,13 @@ function renderBlock(block: AnyBlock, ctx: RenderContext, depth: number): string
     case 'tabs':
       return renderTabs(block, ctx, inner);
     case 'tabs-item':
-      return `<div class="tab-panel">${inner(block.nodes)}</div>`;
+    case 'stepper-step':
+    case 'update':
+    case 'column':
+      // Items met outside their container: their content, in order.
+      return inner(block.nodes);
     case 'code':
-      return renderCode(block as Code);
+      return renderCode(block as Code, ctx);
     case 'expandable':
       return renderExpandable(block, ctx, inner);
     case 'images':
@@ -94,15 +113,82 @@ function renderBlock(block: AnyBlock, ctx: RenderContext, depth: number): string
       return '<hr>';
     case 'math':
       return `<pre class="math-block" tabindex="0"><code class="math">${escapeHtml(String(block.data?.formula ?? ''))}</code></pre>`;
+    case 'stepper':
+      return renderStepper(block, inner);
+    case 'updates':
+      return renderUpdates(block, ctx, inner);
+    case 'columns':
+      return renderColumns(block, inner);
+    case 'if':
+      return renderIf(block, ctx, inner);
+    case 'prompt':
+      return renderPrompt(block, ctx);
+    case 'reusable-content':
+      return renderReusable(block, ctx, depth);
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+    case 'swagger':
+    case 'integration':
+      return renderApiPlaceholder(block as { type: string; data?: Record<string, unknown> }, ctx);
     default:
-      return unknownBlock(block);
+      if ((block as { type?: unknown }).type === 'drawing')
+        return renderDrawing(block as { data?: { ref?: unknown } }, ctx);
+      return unknownBlock(block, ctx);
   }
 }
 
-/** A node of a kind not drawn here: its text, escaped, so no content silently disappears. */
-function unknownBlock(node: unknown): string {
-  const text = nodeText(node).trim();
+/**
+ * A node of a kind not drawn here: its text, escaped, so no content silently disappears (but
+ * for the content of `if` blocks, which `nodeText` leaves out: its condition is not known).
+ */
+function unknownBlock(node: unknown, ctx: RenderContext): string {
+  const text = nodeText(node, ctx).trim();
   return text ? `<p>${escapeHtml(text)}</p>` : '';
+}
+
+/** Text Quire could not read as markdown: escaped paragraphs, split at blank lines. */
+function renderRaw(block: unknown): string {
+  const text = (block as { data?: { text?: unknown } }).data?.text;
+  if (typeof text !== 'string') return '';
+  return text
+    .split(/\r?\n[ \t]*\r?\n/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => `<p class="raw-text">${escapeHtml(part)}</p>`)
+    .join('');
+}
+
+/**
+ * Adaptive content: drawn only when the site says the condition holds for this visitor. A
+ * missing hook, `false`, an error or anything but `true` leaves nothing in the page, not even
+ * a heading in the table of contents.
+ */
+function renderIf(block: Extract<Block, { type: 'if' }>, ctx: RenderContext, inner: Inner): string {
+  const expression = block.data?.expression;
+  if (typeof expression !== 'string') return '';
+  const visible = ask(() => ctx.links.visible?.(expression));
+  return visible === true ? inner(block.nodes) : '';
+}
+
+/** Reusable content, drawn in place; one that includes itself (directly or not) is cut. */
+function renderReusable(
+  block: Extract<Block, { type: 'reusable-content' }>,
+  ctx: RenderContext,
+  depth: number,
+): string {
+  const id = block.data?.ref?.reusableContent;
+  if (typeof id !== 'string' || ctx.reusableStack.includes(id) || ctx.reusableCount >= MAX_REUSABLE)
+    return '';
+  const document = ask(() => ctx.links.reusable?.(id));
+  if (!document || !Array.isArray(document.nodes)) return '';
+  ctx.reusableCount += 1;
+  ctx.reusableStack.push(id);
+  try {
+    return renderBlocks(document.nodes, ctx, depth + 1);
+  } finally {
+    ctx.reusableStack.pop();
+  }
 }
 
 const ALIGN: Record<string, string> = { center: 'align-center', end: 'align-end' };
@@ -134,7 +220,7 @@ function renderHeading(block: Heading, ctx: RenderContext): string {
   );
 }
 
-function renderList(block: List, inner: (nodes: readonly unknown[] | undefined) => string): string {
+function renderList(block: List, inner: Inner): string {
   const items = block.nodes ?? [];
   if (block.type === 'list-ordered') {
     const start = block.data?.start;
@@ -161,12 +247,16 @@ const HINTS: Record<string, { icon: IconName; label: string }> = {
   danger: { icon: 'danger', label: 'Danger' },
 };
 
-function renderHint(block: Hint, inner: (nodes: readonly unknown[] | undefined) => string): string {
-  const style = Object.hasOwn(HINTS, block.data?.style) ? block.data.style : 'info';
+function renderHint(block: Hint, inner: Inner): string {
+  const style =
+    typeof block.data?.style === 'string' && Object.hasOwn(HINTS, block.data.style)
+      ? block.data.style
+      : 'info';
   const { icon: glyph, label } = HINTS[style]!;
+  const custom = typeof block.data?.icon === 'string' && block.data.icon ? faIcon(block.data.icon) : '';
   return (
     `<div class="hint hint-${style}" role="note" aria-label="${label}">` +
-    `<span class="hint-icon">${icon(glyph)}</span>` +
+    `<span class="hint-icon">${custom || icon(glyph)}</span>` +
     `<div class="hint-body">${inner(block.nodes)}</div></div>`
   );
 }
@@ -176,42 +266,45 @@ function renderHint(block: Hint, inner: (nodes: readonly unknown[] | undefined) 
  * list stays hidden; the client script shows the tab list, hides the other panels and wires
  * arrow keys (role=tablist/tab/tabpanel with aria-selected and aria-controls already set).
  */
-function renderTabs(
-  block: Tabs,
-  ctx: RenderContext,
-  inner: (nodes: readonly unknown[] | undefined) => string,
-): string {
-  const items = block.nodes ?? [];
+function renderTabs(block: Tabs, ctx: RenderContext, inner: Inner): string {
+  const items = Array.isArray(block.nodes) ? block.nodes : [];
   if (items.length === 0) return '';
   const group = ctx.elementId('Tabs');
   const tabs: string[] = [];
   const panels: string[] = [];
   for (const [i, item] of items.entries()) {
-    const title =
-      typeof item.data?.title === 'string' && item.data.title.trim() ? item.data.title : `Tab ${i + 1}`;
+    const data = (item?.data ?? {}) as { title?: unknown; icon?: unknown; slug?: unknown };
+    const title = typeof data.title === 'string' && data.title.trim() ? data.title : `Tab ${i + 1}`;
     const tabId = `${group}-tab-${i}`;
     const panelId = `${group}-panel-${i}`;
     const selected = i === 0;
+    const glyph = typeof data.icon === 'string' && data.icon ? faIcon(data.icon, 'tab-icon') : '';
+    // Buttons with a `select` action choose the tabs of a slug (the title's, unless it has one).
+    const slug = slugify(typeof data.slug === 'string' && slugify(data.slug) ? data.slug : title);
     tabs.push(
-      `<button type="button" role="tab" id="${tabId}" aria-controls="${panelId}" aria-selected="${selected}" tabindex="${selected ? 0 : -1}">${escapeHtml(title)}</button>`,
+      `<button type="button" role="tab" id="${tabId}" aria-controls="${panelId}" aria-selected="${selected}" tabindex="${selected ? 0 : -1}"${attr('data-slug', slug || undefined)}>${glyph}${escapeHtml(title)}</button>`,
     );
     panels.push(
       `<div class="tab-panel" role="tabpanel" id="${panelId}" aria-labelledby="${tabId}" tabindex="0">` +
-        `<p class="tab-panel-title">${escapeHtml(title)}</p>${inner(item.nodes)}</div>`,
+        `<p class="tab-panel-title">${glyph}${escapeHtml(title)}</p>${inner(item?.nodes)}</div>`,
     );
   }
   return `<div class="tabs" data-tabs><div class="tab-list" role="tablist" hidden>${tabs.join('')}</div>${panels.join('')}</div>`;
 }
 
-function renderExpandable(
-  block: Expandable,
-  ctx: RenderContext,
-  inner: (nodes: readonly unknown[] | undefined) => string,
-): string {
-  const [titleFragment, bodyFragment] = block.fragments ?? [];
-  const title = (titleFragment?.nodes ?? []).map((p) => renderInlines(p.nodes, ctx)).join(' ');
+function renderExpandable(block: Expandable, ctx: RenderContext, inner: Inner): string {
+  const fragments = Array.isArray(block.fragments) ? block.fragments : [];
+  const titleFragment =
+    fragments.find((f) => f?.fragment === 'expandable-title') ??
+    (fragments.length === 2 ? fragments[0] : undefined);
+  const bodyFragment =
+    fragments.find((f) => f?.fragment === 'expandable-body') ??
+    (fragments.length === 2 ? fragments[1] : undefined);
+  const paragraphs = Array.isArray(titleFragment?.nodes) ? titleFragment.nodes : [];
+  const title = paragraphs.map((p) => renderInlines((p as { nodes?: unknown[] })?.nodes, ctx)).join(' ');
+  const open = (block.data as { defaultExpanded?: unknown } | undefined)?.defaultExpanded === true;
   return (
-    '<details class="expandable">' +
+    `<details class="expandable"${open ? ' open' : ''}>` +
     `<summary>${icon('chevronRight', 'icon expandable-chevron')}<span class="expandable-title">${title || 'Details'}</span></summary>` +
     `<div class="expandable-body">${inner(bodyFragment?.nodes)}</div></details>`
   );

@@ -14,7 +14,8 @@ const HTML_ESCAPES: Record<string, string> = {
 
 /** Text or attribute value (always written inside double quotes) as HTML. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  // Documents come from API clients too: a number or null where a string belongs is drawn, not thrown on.
+  return String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 /** ` name="value"`, or nothing when value is undefined. */

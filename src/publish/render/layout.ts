@@ -66,10 +66,17 @@ function pageBody(page: PageContent): JsonDocument {
   const first = nodes[0];
   if (first?.type === 'code' && first.data?.syntax === RAW_SYNTAX && nodeText(first).startsWith('---'))
     nodes.shift();
+  else if (isRawFrontMatter(first)) nodes.shift();
   const heading = nodes[0];
   const title = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   if (heading?.type === 'heading-1' && title(nodeText(heading)) === title(page.title)) nodes.shift();
   return nodes.length === page.document?.nodes?.length ? page.document : { ...page.document, nodes };
+}
+
+/** Front matter kept as a `raw` node (Quire's node for markdown it could not read). */
+function isRawFrontMatter(node: unknown): boolean {
+  const raw = node as { type?: unknown; data?: { text?: unknown } } | undefined;
+  return raw?.type === 'raw' && typeof raw.data?.text === 'string' && /^---\r?\n/.test(raw.data.text);
 }
 
 export interface MessagePageOptions {

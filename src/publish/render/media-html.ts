@@ -3,6 +3,7 @@ import type { FileBlock, Image, Images } from '../../content/markdown/document-t
 import { attr, emojiText, escapeHtml, isExternal, safeHref } from './escape.js';
 import { icon } from './icons.js';
 import { imageSrc, refHref, renderInlines } from './inline-html.js';
+import { ask } from './refs.js';
 import type { RenderContext } from './render-context.js';
 
 /**
@@ -14,33 +15,93 @@ import type { RenderContext } from './render-context.js';
 type Embed = Extract<Block, { type: 'embed' }>;
 type ContentRefBlock = Extract<Block, { type: 'content-ref' }>;
 
+const IMAGE_ALIGN = new Set(['left', 'right']);
+
 export function renderImages(block: Images, ctx: RenderContext): string {
-  const figures = (block.nodes ?? []).map((image) => renderImage(image, ctx));
+  const data = (block.data ?? {}) as { align?: unknown; fullWidth?: unknown; withFrame?: unknown };
+  const figures = (Array.isArray(block.nodes) ? block.nodes : []).map((image) => renderImage(image, ctx));
   const count = Math.min(figures.length, 4);
-  return `<div class="images${count > 1 ? ` images-${count}` : ''}">${figures.join('')}</div>`;
+  const classes = ['images'];
+  if (count > 1) classes.push(`images-${count}`);
+  if (typeof data.align === 'string' && IMAGE_ALIGN.has(data.align)) classes.push(`images-${data.align}`);
+  if (data.fullWidth === true) classes.push('full-width');
+  if (data.withFrame === true) classes.push('framed');
+  return `<div class="${classes.join(' ')}">${figures.join('')}</div>`;
 }
 
+/** Pixels: a number, or a length in px. */
 function dimension(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value < 100_000
-    ? Math.round(value)
-    : undefined;
+  const px =
+    value !== null && typeof value === 'object' && (value as { unit?: unknown }).unit === 'px'
+      ? (value as { value?: unknown }).value
+      : value;
+  return typeof px === 'number' && Number.isFinite(px) && px > 0 && px < 100_000 ? Math.round(px) : undefined;
 }
 
+/** A width in percent of the column (`{unit: '%', value}`), as a whole number 1..100. */
+function percentWidth(value: unknown): number | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { unit, value: amount } = value as { unit?: unknown; value?: unknown };
+  if (unit !== '%' || typeof amount !== 'number' || !Number.isFinite(amount)) return undefined;
+  return Math.min(100, Math.max(1, Math.round(amount)));
+}
+
+/** The HTML of a caption fragment (paragraphs of inlines), empty when there is none. */
+export function captionHtml(fragments: unknown, ctx: RenderContext): string {
+  const list = Array.isArray(fragments) ? (fragments as Array<{ fragment?: unknown; nodes?: unknown }>) : [];
+  const caption = list.find((f) => f?.fragment === 'caption') ?? (list.length === 1 ? list[0] : undefined);
+  const paragraphs = Array.isArray(caption?.nodes) ? (caption.nodes as Array<{ nodes?: unknown[] }>) : [];
+  const html = paragraphs.map((p) => renderInlines(p?.nodes, ctx)).join(' ');
+  return html.trim() ? html : '';
+}
+
+/**
+ * One image. A dark variant is a second `<img>`: the stylesheet shows the one of the theme in
+ * force, whether the system chose it or the visitor's toggle did (a `<picture>` would follow
+ * the system only). Both load lazily, so the hidden one is not fetched.
+ */
 function renderImage(image: Image, ctx: RenderContext): string {
-  const src = imageSrc(image.data?.ref, ctx);
-  const alt = typeof image.data?.alt === 'string' ? image.data.alt : '';
-  const caption = (image.fragments?.[0]?.nodes ?? []).map((p) => renderInlines(p.nodes, ctx)).join(' ');
-  const media =
-    src === undefined
-      ? `<span class="missing-image">${icon('file')}<span>${escapeHtml(alt || 'Image not available')}</span></span>`
-      : `<img${attr('src', src)}${attr('alt', alt)}${attr('width', dimension(image.data?.width))}${attr('height', dimension(image.data?.height))} loading="lazy" decoding="async">`;
-  const figcaption = caption.trim() ? `<figcaption>${caption}</figcaption>` : '';
-  return `<figure class="image">${media}${figcaption}</figure>`;
+  const data = (image?.data ?? {}) as Image['data'];
+  const src = imageSrc(data.ref, ctx);
+  const dark = imageSrc(data.refDark, ctx);
+  const alt = typeof data.alt === 'string' ? data.alt : '';
+  const caption = captionHtml(image?.fragments, ctx);
+  const size = attr('width', dimension(data.width)) + attr('height', dimension(data.height));
+  const img = (source: string, className?: string) =>
+    `<img${attr('class', className)}${attr('src', source)}${attr('alt', alt)}${size} loading="lazy" decoding="async">`;
+  let media: string;
+  if (src === undefined) {
+    media = `<span class="missing-image">${icon('file')}<span>${escapeHtml(alt || 'Image not available')}</span></span>`;
+  } else if (dark === undefined || dark === src) {
+    media = img(src);
+  } else {
+    media = img(src, 'light-only') + img(dark, 'dark-only');
+  }
+  const percent = percentWidth(data.width);
+  const figcaption = caption ? `<figcaption>${caption}</figcaption>` : '';
+  return `<figure class="image${percent ? ` sized w-${percent}` : ''}">${media}${figcaption}</figure>`;
+}
+
+/** A drawing (an uploaded SVG the editor made) is drawn as an image. */
+export function renderDrawing(block: { data?: { ref?: unknown } }, ctx: RenderContext): string {
+  const ref = block.data?.ref as Image['data']['ref'];
+  const image = { object: 'block', type: 'image', isVoid: true, data: { ref }, fragments: [] } as Image;
+  return renderImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [image] }, ctx);
+}
+
+/** A card, with its caption under it when the block has one. */
+function withCaption(card: string, fragments: unknown, ctx: RenderContext): string {
+  const caption = captionHtml(fragments, ctx);
+  return caption ? `<figure class="captioned">${card}<figcaption>${caption}</figcaption></figure>` : card;
 }
 
 export function renderFile(block: FileBlock, ctx: RenderContext): string {
+  return withCaption(fileCard(block, ctx), (block as { fragments?: unknown }).fragments, ctx);
+}
+
+function fileCard(block: FileBlock, ctx: RenderContext): string {
   const fileId = block.data?.ref?.file;
-  const file = typeof fileId === 'string' ? ctx.links.file(fileId) : undefined;
+  const file = typeof fileId === 'string' ? ask(() => ctx.links.file(fileId)) : undefined;
   const href = safeHref(file?.href);
   if (!file || href === undefined) {
     return `<div class="card file-card unavailable">${icon('file', 'icon card-icon')}<span class="card-text"><span class="card-title">File not available</span></span></div>`;
@@ -65,9 +126,13 @@ function fileKind(name: string, contentType: string | undefined): string {
 }
 
 export function renderEmbed(block: Embed, ctx: RenderContext): string {
+  return withCaption(embedCard(block, ctx), (block as { fragments?: unknown }).fragments, ctx);
+}
+
+function embedCard(block: Embed, ctx: RenderContext): string {
   const url = typeof block.data?.url === 'string' ? block.data.url : '';
   const checked = safeHref(url);
-  const href = checked === undefined ? undefined : safeHref(ctx.links.url(checked));
+  const href = checked === undefined ? undefined : safeHref(ask(() => ctx.links.url(checked)));
   if (href === undefined || !isExternal(href)) {
     return `<div class="card embed-card unavailable">${icon('globe', 'icon card-icon')}<span class="card-text"><span class="card-title">Embedded content</span><span class="card-subtitle">${escapeHtml(url)}</span></span></div>`;
   }
@@ -98,7 +163,8 @@ export function renderContentRef(block: ContentRefBlock, ctx: RenderContext): st
   switch (ref?.kind) {
     case 'page':
     case 'anchor': {
-      const info = ref.page === undefined ? undefined : ctx.links.pageInfo?.(ref.page);
+      const page = ref.page;
+      const info = page === undefined ? undefined : ask(() => ctx.links.pageInfo?.(page));
       title = info?.title ?? (ref.kind === 'anchor' ? `#${ref.anchor}` : (href ?? 'Page not available'));
       if (ref.kind === 'anchor' && info) title += ` › #${ref.anchor}`;
       subtitle = info?.description ?? '';
@@ -107,7 +173,7 @@ export function renderContentRef(block: ContentRefBlock, ctx: RenderContext): st
       break;
     }
     case 'file': {
-      const file = ctx.links.file(ref.file);
+      const file = ask(() => ctx.links.file(ref.file));
       title = file?.name ?? 'File not available';
       glyph = 'file';
       break;

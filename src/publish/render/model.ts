@@ -128,4 +128,25 @@ export interface DocumentLinks {
   pageInfo?(
     pageId: string,
   ): { title: string; emoji?: string | undefined; description?: string | undefined } | undefined;
+  /**
+   * Whether the condition of an `if` block (a GitBook expression such as
+   * `visitor.claims.unsigned.persona === "partner"`) holds for this visitor. Only `true` shows
+   * the branch: without this hook, or when it returns false or throws, the branch is left out
+   * of the page entirely (no text, no heading in the table of contents, no hint it was there).
+   */
+  visible?(expression: string): boolean;
+  /**
+   * The value of an inline expression (`space.vars.PRODUCT_NAME`) as text. Undefined (or no
+   * hook) draws nothing.
+   */
+  expression?(expression: string): string | undefined;
+  /**
+   * The document of a reusable content, drawn in place of a `reusable-content` block.
+   * Undefined (or no hook) draws nothing. Reusable contents that include themselves are cut.
+   */
+  reusable?(id: string): JsonDocument | undefined;
+  /** The display name of a user, for user mentions; without it a mention reads "a user". */
+  user?(id: string): string | undefined;
+  /** A tag of the space by slug, for the tags of changelog updates; without it the slug shows. */
+  tag?(slug: string): { label: string } | undefined;
 }

@@ -18,8 +18,26 @@ export class RenderContext {
   readonly headings: DocumentHeading[] = [];
   private readonly usedIds = new Set<string>();
   private counter = 0;
+  /** Nesting of the block being drawn (containers, reusable contents, annotation bodies). */
+  depth = 0;
+  /** Reusable contents being drawn, outermost first: one that includes itself is cut. */
+  readonly reusableStack: string[] = [];
+  /** Reusable contents drawn so far: a page draws at most `MAX_REUSABLE` of them. */
+  reusableCount = 0;
 
-  constructor(readonly links: DocumentLinks) {}
+  constructor(
+    readonly links: DocumentLinks,
+    /** Draws blocks one level below `depth` (set by `renderDocument`, used by inlines that hold blocks). */
+    private readonly blockRenderer: (
+      nodes: readonly unknown[] | undefined,
+      ctx: RenderContext,
+    ) => string = () => '',
+  ) {}
+
+  /** Blocks nested in the block being drawn (annotation bodies, table cells, cards). */
+  renderBlocks(nodes: readonly unknown[] | undefined): string {
+    return this.blockRenderer(nodes, this);
+  }
 
   /** A unique heading id: the document's own when it is well formed, else a slug of the text. */
   headingId(preferred: string | undefined, text: string): string {

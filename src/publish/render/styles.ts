@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BLOCKS_CSS } from './css-blocks.js';
 import { CONTENT_CSS } from './css-content.js';
 import { BASE_CSS } from './css-layout.js';
 import { THEME_CSS } from './theme-css.js';
@@ -19,7 +20,16 @@ function darkSwitches(scope: string): string {
 
 const DARK_SWITCHES = `${darkSwitches(':root[data-theme="dark"]')}@media (prefers-color-scheme: dark) {\n${darkSwitches(':root:not([data-theme="light"])')}}\n`;
 
-export const SITE_CSS = `${THEME_CSS}${BASE_CSS}${CONTENT_CSS}${DARK_SWITCHES}`;
+/**
+ * Document images with a dark variant are two images, `.light-only` and `.dark-only`: each
+ * rule hides the one of the theme not in force, chosen by the toggle or else by the system.
+ */
+const THEME_IMAGES =
+  ':root[data-theme="dark"] .light-only, :root[data-theme="light"] .dark-only { display: none !important; }\n' +
+  '@media (prefers-color-scheme: dark) {\n:root:not([data-theme]) .light-only { display: none !important; }\n}\n' +
+  '@media not all and (prefers-color-scheme: dark) {\n:root:not([data-theme]) .dark-only { display: none !important; }\n}\n';
+
+export const SITE_CSS = `${THEME_CSS}${BASE_CSS}${CONTENT_CSS}${BLOCKS_CSS}${DARK_SWITCHES}${THEME_IMAGES}`;
 
 /** First 16 hex digits of the stylesheet's sha256: put it in the URL for long caching. */
 export const SITE_CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);

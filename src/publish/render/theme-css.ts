@@ -24,6 +24,9 @@ const LIGHT = `
   --c-orange: #bc4c00;
   --c-yellow: #9a6700;
   --c-purple: #8250df;
+  --c-pink: #bf3989;
+  --c-violet: #6639ba;
+  --c-cyan: #1b7c83;
   --shadow: 0 1px 2px rgb(16 24 40 / 6%), 0 8px 24px rgb(16 24 40 / 10%);
   --hl-keyword: #cf222e;
   --hl-title: #8250df;
@@ -56,6 +59,9 @@ const DARK = `
   --c-orange: #f0883e;
   --c-yellow: #d29922;
   --c-purple: #bc8cff;
+  --c-pink: #ff80c8;
+  --c-violet: #a371f7;
+  --c-cyan: #56d4dd;
   --shadow: 0 1px 2px rgb(0 0 0 / 30%), 0 8px 24px rgb(0 0 0 / 45%);
   --hl-keyword: #ff7b72;
   --hl-title: #d2a8ff;

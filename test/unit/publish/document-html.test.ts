@@ -28,18 +28,19 @@ describe('renderDocument on a realistic page', () => {
   });
 
   it('draws headings one level below the page title, with ids and anchors', () => {
-    // Markdown `##` is a heading-2, drawn as <h3> (a heading-1 is an <h2>), as GitBook does.
+    // Markdown `##` is a heading-1 (GitBook's files start body headings at `##`, the `#` is the
+    // page title), drawn as <h2>: the page title is the one <h1>.
     expect(html).toMatch(
-      /<h3 id="install" class="heading"><span class="heading-text">Install<\/span><a class="anchor" href="#install"/,
+      /<h2 id="install" class="heading"><span class="heading-text">Install<\/span><a class="anchor" href="#install"/,
     );
-    expect(html).toContain('<h3 id="config" class="heading">');
-    expect(html).toContain('<h4 id="environment" class="heading">');
+    expect(html).toContain('<h2 id="config" class="heading">');
+    expect(html).toContain('<h3 id="environment" class="heading">');
     expect(count(html, 'h1')).toBe(0);
     expect(headings).toEqual([
-      { id: 'install', title: 'Install', level: 2 },
-      { id: 'config', title: 'Configure', level: 2 },
-      { id: 'environment', title: 'Environment', level: 3 },
-      { id: 'install-1', title: 'Install', level: 2 },
+      { id: 'install', title: 'Install', level: 1 },
+      { id: 'config', title: 'Configure', level: 1 },
+      { id: 'environment', title: 'Environment', level: 2 },
+      { id: 'install-1', title: 'Install', level: 1 },
     ]);
   });
 
@@ -89,7 +90,11 @@ describe('renderDocument on a realistic page', () => {
     expect(html).toContain('<span class="hljs-attr">&quot;publicUrl&quot;</span>');
     expect(withAttr(html, 'data-copy')).toHaveLength(4);
     // The multi-line comment stays coloured on both lines, each line's spans balanced.
-    const lines = [...html.matchAll(/<span class="line">(.*?)<\/span>(?=\n|<\/code>)/g)].map((m) => m[1]!);
+    // Each line holds its own line end: nothing stands between two lines.
+    expect(html).not.toMatch(/<\/span>\n<span class="line/);
+    const lines = [
+      ...html.matchAll(/<span class="line">(.*?)\n?<\/span>(?=<span class="line|<\/code>)/g),
+    ].map((m) => m[1]!);
     expect(
       lines.some((line) => line.includes('<span class="hljs-comment">/* comments are not JSON,</span>')),
     ).toBe(true);
@@ -236,7 +241,7 @@ describe('renderDocument on hand-built nodes', () => {
   it('draws nodes of unknown kinds as their escaped text', () => {
     const { html } = renderDocument(
       doc(
-        { object: 'block', type: 'swagger', data: {}, nodes: [p(t('<b>kept</b>'))] },
+        { object: 'block', type: 'future-block', data: {}, nodes: [p(t('<b>kept</b>'))] },
         p(t('before '), { object: 'inline', type: 'mention', data: {}, nodes: [t('<i>inline</i>')] }),
       ),
       links,

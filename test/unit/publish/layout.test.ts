@@ -95,8 +95,9 @@ describe('renderPage', () => {
       '<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li>Getting started</li></ol></nav>',
     );
     expect(html).toContain('<p class="page-description">Install Quire and publish your first space.</p>');
-    expect(html).toContain('<li class="toc-level-2"><a href="#install">Install</a></li>');
-    expect(html).toContain('<li class="toc-level-3"><a href="#environment">Environment</a></li>');
+    // Markdown `##` is a heading-1 (level 1 in the contents), `###` a heading-2.
+    expect(html).toContain('<li class="toc-level-1"><a href="#install">Install</a></li>');
+    expect(html).toContain('<li class="toc-level-2"><a href="#environment">Environment</a></li>');
     expect(html).toMatch(
       /<a class="previous" href="https:\/\/docs\.example\.com\/" rel="prev">.*Introduction/,
     );
