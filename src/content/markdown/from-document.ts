@@ -292,10 +292,12 @@ function tabsItem(node: TabsItem, ctx: FromContext): FlowContent {
 
 function updateBlock(node: Extract<AnyBlock, { type: 'update' }>, ctx: FromContext): FlowContent {
   const tags = node.data.tags?.map((t) => t.tag).join(',');
+  // Midnight is written as the day alone, as GitBook does.
+  const date = node.data.date.replace(/T00:00:00(?:\.000)?Z$/, '');
   return gitbookBlock(
     'update',
     [
-      ['date', node.data.date],
+      ['date', date],
       ['tags', tags || undefined],
     ],
     blocks(node.nodes as AnyBlock[], ctx),

@@ -7,53 +7,11 @@ import type { Expandable, FlowContent, GitbookBlock, GitbookTag } from './syntax
  */
 
 /**
- * Tags that come in pairs with `{% endname %}`: GitBook's blocks, and the legacy API-method
- * families older repositories still hold. `embed`, `file` and `openapi` close only when they
- * have something inside (a caption, the spec link). A tag whose closing tag never comes stays
- * a void tag, whatever its name.
+ * Tags pair with the next `{% endname %}` among their siblings, whatever the name (GitBook's
+ * blocks, the legacy API-method families, blocks we do not know, whose content is then still
+ * read). A tag whose closing tag never comes stays a void tag: `embed`, `file` and `openapi`
+ * close only when they hold something (a caption, the spec link); `include` never closes.
  */
-const PAIRED = new Set([
-  'hint',
-  'tabs',
-  'tab',
-  'code',
-  'content-ref',
-  'stepper',
-  'step',
-  'updates',
-  'update',
-  'columns',
-  'column',
-  'if',
-  'prompt',
-  'openapi-operation',
-  'openapi-schemas',
-  'openapi-webhook',
-  'swagger',
-  'openapi',
-  'embed',
-  'file',
-  'code-tabs',
-  'code-tabs-item',
-  'swagger-description',
-  'swagger-parameter',
-  'swagger-response',
-  'api-method',
-  'api-method-summary',
-  'api-method-description',
-  'api-method-spec',
-  'api-method-request',
-  'api-method-path-parameters',
-  'api-method-query-parameters',
-  'api-method-headers',
-  'api-method-body-parameters',
-  'api-method-form-data-parameters',
-  'api-method-parameter',
-  'api-method-response',
-  'api-method-response-example',
-  'api-method-response-example-description',
-]);
-
 const TAG_PARTS = /^\{%-?\s*(@?[A-Za-z][\w-]*(?:\/[\w-]+)*)((?:[^%]|%(?!\}))*?)\s*-?%\}$/;
 /** `key="value"` (GitBook), or `key=value` unquoted (legacy API-method blocks). */
 const ATTRIBUTE = /\s+([A-Za-z][\w-]*)=(?:"((?:[^"\\]|\\["}]|\\)*)"|([^\s"%]+))/y;
@@ -157,10 +115,8 @@ export function nestBlocks(children: FlowContent[]): FlowContent[] {
 
 function openingName(node: FlowContent): string | null {
   if (node.type === 'html') return DETAILS_OPEN.test(node.value) ? 'details' : null;
-  if (node.type !== 'gitbookTag') return null;
-  // `if` and `include` take an expression or a path, not attributes.
-  if (!node.attrs && node.name !== 'if') return null;
-  return PAIRED.has(node.name) ? node.name : null;
+  if (node.type !== 'gitbookTag' || node.name.startsWith('end') || node.name === 'else') return null;
+  return node.name;
 }
 
 function closingName(node: FlowContent): string | null {

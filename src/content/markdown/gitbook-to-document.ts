@@ -54,7 +54,7 @@ export const KNOWN_TAGS = new Set([
 ]);
 
 export function gitbookBlockToDocument(node: GitbookBlock | GitbookTag, ctx: ToDocumentContext): AnyBlock[] {
-  if (node.name.startsWith('@')) return [integration(node)];
+  if (node.name.startsWith('@')) return [integration(node, ctx)];
   if (!KNOWN_TAGS.has(node.name)) throw new Unrepresentable(`{% ${node.name} %}`, true);
   const attrs = node.attrs;
   if (node.type === 'gitbookTag') {
@@ -201,7 +201,12 @@ function include(args: string, ctx: ToDocumentContext): AnyBlock {
   return { object: 'block', type: 'reusable-content', isVoid: true, data: { ref } };
 }
 
-function integration(node: GitbookBlock | GitbookTag): AnyBlock {
+/**
+ * `{% @integration/block … %}`. Its props cannot be written in either official schema (their
+ * `PlainObject` matches a string twice, which `oneOf` refuses), so API documents keep the tag raw;
+ * the site shows an embed when the block names a URL.
+ */
+function integration(node: GitbookBlock | GitbookTag, ctx: ToDocumentContext): AnyBlock {
   const [, integrationName = '', blockName = ''] = /^@([\w-]+)\/([\w-]+)/.exec(node.name) ?? [];
   // GitBook's old Mermaid block holds the whole diagram, quotes unescaped, in `content`.
   if (integrationName === 'mermaid') {
@@ -211,12 +216,10 @@ function integration(node: GitbookBlock | GitbookTag): AnyBlock {
     if (content !== undefined) return codeBlock(content.replace(/\\n/g, '\n'), 'mermaid');
   }
   if (!integrationName || !blockName || !node.attrs) throw new Unrepresentable('integration block');
-  return {
-    object: 'block',
-    type: 'integration',
-    isVoid: true,
-    data: { integration: integrationName, block: blockName, props: { ...node.attrs } },
-  };
+  const url = node.attrs.url;
+  if (ctx.profile !== 'render' || !url || !/^https?:\/\//.test(url) || url.length > MAX_URL)
+    throw new Unrepresentable('integration block');
+  return { object: 'block', type: 'embed', isVoid: true, data: { url } };
 }
 
 function hint(node: GitbookBlock, ctx: ToDocumentContext): Hint {
@@ -327,7 +330,7 @@ function updates(node: GitbookBlock, ctx: ToDocumentContext): AnyBlock {
   if (!FORMATS.has(format)) throw new Unrepresentable('updates format');
   const items = itemsOf(node, 'update').map((update): Update => {
     if (!only(update.attrs, ['date', 'tags'], ['date'])) throw new Unrepresentable('update attributes');
-    const data: Update['data'] = { date: update.attrs.date!.slice(0, 64) };
+    const data: Update['data'] = { date: timestamp(update.attrs.date!) };
     const tags = (update.attrs.tags ?? '')
       .split(',')
       .map((t) => t.trim())
@@ -342,6 +345,15 @@ function updates(node: GitbookBlock, ctx: ToDocumentContext): AnyBlock {
     };
   });
   return { object: 'block', type: 'updates', data: { format: format as 'full' }, nodes: items };
+}
+
+/** GitBook writes the day (`2026-04-29`); the document holds a timestamp. */
+function timestamp(date: string): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date.trim());
+  const parsed = day ? new Date(`${date.trim()}T00:00:00.000Z`) : new Date(date);
+  if (Number.isNaN(parsed.getTime()) || (!day && !/^\d{4}-\d{2}-\d{2}T/.test(date)))
+    throw new Unrepresentable('update date');
+  return parsed.toISOString();
 }
 
 const VALIGN = new Set(['top', 'middle', 'bottom']);

@@ -237,6 +237,11 @@ function colorMark(style: string, ctx: ToDocumentContext): Mark | undefined {
   };
 }
 
+/**
+ * A button. 0.202.0's button schema cannot be met (each branch of its `oneOf` forbids the label
+ * the `allOf` requires), so documents for 0.202 carry a button that links as a link, with its
+ * label; 0.146.0 has link buttons but no action buttons, which stay their label.
+ */
 function button(attrs: Attributes, classes: string[], inside: Item[], ctx: ToDocumentContext): Item {
   const label = itemsText(inside).trim().slice(0, 256);
   const kind = classes.includes('secondary') ? 'secondary' : 'primary';
@@ -244,10 +249,12 @@ function button(attrs: Attributes, classes: string[], inside: Item[], ctx: ToDoc
   if (attrs['data-icon']) base.icon = attrs['data-icon'].slice(0, 50);
   if (attrs.href) {
     const ref = resolve(attrs.href, ctx);
+    if (ctx.profile === 'v0202')
+      return { object: 'inline', type: 'link', data: { ref }, nodes: [text(label)] };
     return { object: 'inline', type: 'button', isVoid: true, data: { ...base, ref } };
   }
   const action = attrs['data-action'];
-  if ((action === 'search' || action === 'ask') && ctx.profile !== 'v0146') {
+  if ((action === 'search' || action === 'ask') && ctx.profile === 'render') {
     const query = attrs['data-query'];
     return {
       object: 'inline',

@@ -193,11 +193,15 @@ function cellValue(
     case 'files':
       return targets(content, ctx).flatMap((ref) => (ref.kind === 'file' ? [ref.file] : []));
     case 'image': {
+      // `{ref}`: a bare file or URL reference would match two branches of the value's `oneOf`.
       const ref = targets(content, ctx).find((r) => r.kind === 'file' || r.kind === 'url');
-      return ref ? (ref as CellValue) : null;
+      return ref ? ({ ref } as CellValue) : null;
     }
     case 'content-ref': {
       const ref = targets(content, ctx)[0];
+      // A URL or file target matches two branches of the value's `oneOf` in both schemas: only
+      // the site keeps it.
+      if (ref && (ref.kind === 'url' || ref.kind === 'file') && ctx.profile !== 'render') return null;
       return ref ?? null;
     }
   }
