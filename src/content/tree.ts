@@ -102,6 +102,8 @@ export interface ReusableContentNode {
   title: string;
   body: string | null;
   git?: GitBlob;
+  /** The front matter of its file (`title:`), as the repository had it. */
+  fileHead?: string;
 }
 
 export type VariableValue = string | number | boolean;
@@ -112,6 +114,8 @@ export type VariableValue = string | number | boolean;
  * of string objects of the content store (as page bodies are).
  */
 export interface RepositoryFiles {
+  /** Git path of the content root (project directory and `.gitbook.yaml` root), '' for the top. */
+  root?: string;
   /** SUMMARY.md as read, and the digest of the page tree it gave: written back while that holds. */
   summary?: { text: string; tree: string };
   /** Files of GitBook's format kept as they are (`.gitbook/tags.yaml` …): project path -> text. */

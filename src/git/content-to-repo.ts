@@ -18,7 +18,7 @@ import { type SummaryEntry, type SummaryGroup, writeSummary } from './summary.js
 
 export interface ExportInput {
   content: RevisionContent;
-  /** Markdown of each document page with a body, by page id. */
+  /** Markdown of each document page and reusable content with a body, by id. */
   bodies: ReadonlyMap<string, string>;
   /** Project directory prefix of git paths, '' for the top. */
   projectDir: string;
@@ -193,6 +193,11 @@ function inRootPath(
   return inProject.startsWith(rootPrefix) ? inProject.slice(rootPrefix.length) : undefined;
 }
 
+/** Each document page's file, relative to the content root (`root`: its git path prefix). */
+export function pagePaths(content: RevisionContent, root: string): Map<string, string> {
+  return summaryModel({ content, projectDir: root, config: DEFAULT_CONFIG }).pathOfPage;
+}
+
 /** A digest of the table of contents the content gives: equal digests, equal SUMMARY.md. */
 export function summaryDigest(input: Layout): string {
   return createHash('sha256')
@@ -246,6 +251,16 @@ export function contentToRepo(input: ExportInput): ExportedFile[] {
         page.fileHead,
       ),
     });
+  }
+
+  for (const reusable of [...content.reusableContents.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const path = inRootPath(reusable.git?.path, input) ?? `.gitbook/includes/${slugify(reusable.title)}.md`;
+    const body = input.bodies.get(reusable.id) ?? '';
+    const head =
+      reusable.fileHead && reusable.fileHead.includes(reusable.title)
+        ? reusable.fileHead
+        : `---\ntitle: ${JSON.stringify(reusable.title)}\n---\n\n`;
+    out.push({ path: inRoot(path), text: head + body });
   }
 
   const repository = content.repository;

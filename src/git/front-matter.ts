@@ -21,6 +21,8 @@ export interface PageFields {
   cover?: { src: string; srcDark?: string; yPos: number; height?: number };
   /** Adaptive-content condition (`if:`): the page is shown only to visitors it is true for. */
   condition?: string;
+  /** `title:` in front matter (the name of a reusable content, in `.gitbook/includes/`). */
+  frontTitle?: string;
 }
 
 export interface PageFile extends PageFields {
@@ -113,6 +115,8 @@ function fieldsOf(data: Data): PageFields {
   }
   const condition = text(data.if);
   if (condition) out.condition = condition.trim();
+  const title = text(data.title);
+  if (title) out.frontTitle = title.trim();
   return out;
 }
 

@@ -6,6 +6,7 @@ import {
   type PageCover,
   type PageNode,
   type RepositoryFiles,
+  type ReusableContentNode,
   type RevisionContent,
 } from '../content/tree.js';
 import { newId } from '../ids.js';
@@ -53,6 +54,9 @@ export interface ImportedContent {
   bodies: Map<string, string>;
   files: Map<string, FileNode>;
   fileData: Map<string, Buffer>;
+  /** `.gitbook/includes/*.md`, and their bodies by id. */
+  reusable: Map<string, ReusableContentNode>;
+  reusableBodies: Map<string, string>;
   config: GitbookConfig;
   /** The repository's SUMMARY.md and kept format files; `texts` holds the text of each hash. */
   repository: RepositoryFiles;
@@ -291,7 +295,8 @@ export function repoToContent(input: ImportInput): ImportedContent {
     texts.set(hash, text);
     return hash;
   };
-  const repository: RepositoryFiles = { files: {} };
+  const contentRoot = [input.projectDir, config.root].filter(Boolean).join('/');
+  const repository: RepositoryFiles = { files: {}, ...(contentRoot ? { root: contentRoot } : {}) };
   for (const file of files.values()) {
     if (!isKeptFormatFile(file.path, config)) continue;
     repository.files[file.path] = keep(file.data.toString('utf8'));
@@ -303,7 +308,55 @@ export function repoToContent(input: ImportInput): ImportedContent {
       tree: summaryDigest({ content, projectDir: input.projectDir, config }),
     };
   }
-  return { pages, bodies, files: fileNodes, fileData: data, config, repository, texts, warnings };
+  const { reusable, reusableBodies } = importIncludes(input, inRoot, gitPath);
+  return {
+    pages,
+    bodies,
+    files: fileNodes,
+    fileData: data,
+    reusable,
+    reusableBodies,
+    config,
+    repository,
+    texts,
+    warnings,
+  };
+}
+
+export const INCLUDES_DIR = '.gitbook/includes';
+
+/** Reusable contents: the markdown files under `.gitbook/includes/` (`title:` names them). */
+function importIncludes(
+  input: ImportInput,
+  inRoot: (path: string) => string,
+  gitPath: (path: string) => string,
+): { reusable: Map<string, ReusableContentNode>; reusableBodies: Map<string, string> } {
+  const prefix = `${inRoot(INCLUDES_DIR)}/`;
+  const byPath = new Map<string, ReusableContentNode>();
+  for (const node of input.base.reusableContents.values()) if (node.git) byPath.set(node.git.path, node);
+  const reusable = new Map<string, ReusableContentNode>();
+  const reusableBodies = new Map<string, string>();
+  for (const file of input.files.values()) {
+    if (
+      !file.path.startsWith(prefix) ||
+      !/\.md$/i.test(file.path) ||
+      file.data.length > input.maxMarkdownBytes
+    )
+      continue;
+    const parsed = parsePageFile(file.data.toString('utf8'));
+    const path = gitPath(file.path);
+    const previous = byPath.get(path);
+    const node: ReusableContentNode = {
+      id: previous?.id ?? newId(),
+      title: (parsed.frontTitle ?? parsed.title ?? posix.basename(file.path, '.md')).slice(0, 256),
+      body: parsed.body.length > 0 ? input.bodyHash(parsed.body) : null,
+      git: { oid: file.oid, path },
+      ...(parsed.head ? { fileHead: parsed.head } : {}),
+    };
+    reusable.set(node.id, node);
+    if (parsed.body.length > 0) reusableBodies.set(node.id, parsed.body);
+  }
+  return { reusable, reusableBodies };
 }
 
 /** `.gitbook/*.yaml` files (tags, variables…): kept as they are and written back on export. */

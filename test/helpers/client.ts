@@ -30,6 +30,16 @@ export async function checkedFetch(input: string | URL | Request, init?: Request
     throw new Error(`${method} ${url.pathname} answered 204 with a body`);
   const { operations, problems } = checkResponse(method, apiPath, response.status, body);
   for (const op of operations) checkedOperations.add(op);
+  if (problems.length > 0 && problems.every((p) => p.version === '0.146') && method === 'GET') {
+    // A 0.202 client is sent documents with nodes 0.146 does not have. Quire negotiates: the
+    // same request from a client that says no version must then validate against both.
+    const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+    if (/@gitbook\/api\/0\.2\d\d\./.test(headers.get('user-agent') ?? '')) {
+      headers.set('user-agent', 'quire-tests');
+      await checkedFetch(url.toString(), { ...init, method, headers });
+      return response;
+    }
+  }
   if (problems.length > 0) {
     const detail = problems
       .map((p) => `  ${p.operationId}@${p.version}:\n    ${p.errors.join('\n    ')}`)

@@ -1,10 +1,11 @@
 import { classifyHref } from '../../content/link-targets.js';
 import { extractLinks } from '../../content/markdown/index.js';
 import type { Snapshot } from '../../content/store.js';
-import { pathOf } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { PageLinksTable } from '../../db/tables.js';
 import type { Services } from '../../services.js';
+import { PageIndex } from './page-index.js';
+import { linkTarget, pageLinks } from './page-links.js';
 
 /**
  * The index of links written in the pages of each space's main content. It is rebuilt page by
@@ -30,19 +31,19 @@ export class LinkIndex {
       tx,
       pages.map((p) => p!.body!),
     );
-    // The index of children, not a walk over every page, tells which pages have pages below them.
-    const { children } = snapshot.indexes();
+    const index = PageIndex.of(content);
     const rows: PageLinksTable[] = [];
     for (const page of pages) {
-      const pagePath = pathOf(content, page!.id);
-      const folder = (children.get(page!.id)?.size ?? 0) > 0;
+      const pagePath = index.pathOf(page!.id);
+      const folder = index.childrenOf(page!.id).length > 0;
+      const resolver = pageLinks(content, index, { page: page!.id });
       extractLinks(bodies.get(page!.body!) ?? '').forEach((link, seq) => {
         rows.push({
           space_id: spaceId,
           page_id: page!.id,
           seq,
           href: link.href,
-          ...classifyHref(link.href, pagePath, folder),
+          ...linkTarget(link.href, resolver, index, content, () => classifyHref(link.href, pagePath, folder)),
         });
       });
     }

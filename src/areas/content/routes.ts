@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { documentProfile } from '../../http/client-version.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { presentChangeRequest } from '../change-requests/present.js';
@@ -161,7 +162,12 @@ export function contentRoutes(app: App): void {
       async (request) => {
         const content = await open(request);
         const page = services.content.page(content, (request.params as Record<string, string>).pageId!);
-        const body = await services.content.body(content, page, request.query.format ?? 'document');
+        const body = await services.content.body(
+          content,
+          page,
+          request.query.format ?? 'document',
+          documentProfile(request.headers['user-agent']),
+        );
         return presentPage(
           page,
           context(content, request.query),
@@ -187,7 +193,12 @@ export function contentRoutes(app: App): void {
           content,
           (request.params as Record<string, string>)['*'] ?? '',
         );
-        const body = await services.content.body(content, page, request.query.format ?? 'document');
+        const body = await services.content.body(
+          content,
+          page,
+          request.query.format ?? 'document',
+          documentProfile(request.headers['user-agent']),
+        );
         return presentPage(
           page,
           context(content, request.query),

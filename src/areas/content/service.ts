@@ -1,8 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { JsonDocument } from '../../content/document-schema.js';
-import { hrefOf } from '../../content/hrefs.js';
-import { classifyHref } from '../../content/link-targets.js';
-import { markdownToDocument, plainLinks } from '../../content/markdown/index.js';
+import type { Profile } from '../../content/markdown/containers.js';
+import { markdownToDocument } from '../../content/markdown/index.js';
 import { findRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode } from '../../content/tree.js';
@@ -13,6 +12,7 @@ import { Lru } from '../../lru.js';
 import type { Services } from '../../services.js';
 import type { ChangeRequestView } from '../change-requests/present.js';
 import { PageIndex } from './page-index.js';
+import { pageLinks } from './page-links.js';
 
 /** Which content a read is about. */
 export type ContentTarget =
@@ -102,54 +102,51 @@ export class ContentService {
     return page;
   }
 
-  /** A document page's body as markdown, or as a rich-text document with links resolved. */
+  /**
+   * A document page's body as markdown, or as a rich-text document with links resolved, built
+   * for `profile`: the API version the client reads (`v0146` unless it says it reads 0.202), or
+   * the published site (`render`).
+   */
   async body(
     open: OpenContent,
     page: PageNode,
     format: PageFormat,
+    profile: Profile = 'v0146',
   ): Promise<{ markdown: string } | { document: JsonDocument }> {
     const markdown =
       page.type === 'document' && page.body
         ? await this.services.store.readBody(this.deps.db, page.body)
         : '';
     if (format === 'markdown') return { markdown };
-    const key = `${open.snapshot.treeHash}\0${page.id}`;
+    const key = `${open.snapshot.treeHash}\0${page.id}\0${profile}`;
     const cached = this.documents.get(key);
     if (cached) return { document: cached };
-    const document = this.convert(open, page, markdown);
+    const document = this.convert(open, page, markdown, profile);
     this.documents.set(key, document);
     return { document };
   }
 
-  private convert(open: OpenContent, page: PageNode, markdown: string): JsonDocument {
-    const pagePath = open.index.pathOf(page.id);
-    const folder = open.index.childrenOf(page.id).length > 0;
-    const files = [...open.snapshot.content.files.values()];
+  private convert(open: OpenContent, page: PageNode, markdown: string, profile: Profile): JsonDocument {
     return markdownToDocument(markdown, {
-      resolve: (href) => {
-        const target = classifyHref(href, pagePath, folder);
-        if (target.target_kind === 'page') {
-          const found = open.index.pageAt(target.target);
-          if (found)
-            return target.anchor
-              ? { kind: 'anchor', anchor: target.anchor, page: found.id }
-              : { kind: 'page', page: found.id };
-        }
-        if (target.target_kind === 'anchor' && target.anchor)
-          return { kind: 'anchor', anchor: target.anchor, page: page.id };
-        if (target.target_kind === 'file') {
-          const file = files.find((f) => f.name === target.target);
-          if (file) return { kind: 'file', file: file.id };
-        }
-        return { kind: 'url', url: href };
-      },
-      href: (ref) =>
-        hrefOf(ref, {
-          pathOf: (id) => (open.snapshot.content.pages.has(id) ? open.index.pathOf(id) : undefined),
-          fileName: (id) => open.snapshot.content.files.get(id)?.name,
-          page: page.id,
-        }) ?? plainLinks.href(ref),
+      links: pageLinks(open.snapshot.content, open.index, { page: page.id }),
+      profile,
     });
+  }
+
+  /** A reusable content's document, its links read from its own file. */
+  async reusableDocument(open: OpenContent, id: string, profile: Profile): Promise<JsonDocument | undefined> {
+    const node = open.snapshot.content.reusableContents.get(id);
+    if (!node) return undefined;
+    const key = `${open.snapshot.treeHash}\0rc:${id}\0${profile}`;
+    const cached = this.documents.get(key);
+    if (cached) return cached;
+    const markdown = node.body ? await this.services.store.readBody(this.deps.db, node.body) : '';
+    const document = markdownToDocument(markdown, {
+      links: pageLinks(open.snapshot.content, open.index, { reusable: id }),
+      profile,
+    });
+    this.documents.set(key, document);
+    return document;
   }
 
   file(open: OpenContent, fileId: string): FileNode {

@@ -133,15 +133,18 @@ export async function runExport(
   }
 }
 
-/** Markdown of each document page with a body, by page id. */
+/** Markdown of each document page and reusable content with a body, by id. */
 async function bodiesOf(services: Services, tx: Tx, content: RevisionContent): Promise<Map<string, string>> {
-  const hashes = [...content.pages.values()].flatMap((p) =>
-    p.type === 'document' && p.body ? [p.body] : [],
-  );
+  const hashes = [
+    ...[...content.pages.values()].flatMap((p) => (p.type === 'document' && p.body ? [p.body] : [])),
+    ...[...content.reusableContents.values()].flatMap((r) => (r.body ? [r.body] : [])),
+  ];
   const texts = await services.store.readBodies(tx, hashes);
   const bodies = new Map<string, string>();
   for (const page of content.pages.values())
     if (page.type === 'document' && page.body) bodies.set(page.id, texts.get(page.body)!);
+  for (const reusable of content.reusableContents.values())
+    if (reusable.body) bodies.set(reusable.id, texts.get(reusable.body)!);
   return bodies;
 }
 
@@ -180,6 +183,8 @@ function gitPathsOf(contents: Array<RevisionContent | undefined>): Set<string> {
     if (!content) continue;
     for (const page of content.pages.values()) if (page.git?.path) paths.add(page.git.path);
     for (const file of content.files.values()) if (file.git?.path) paths.add(file.git.path);
+    for (const reusable of content.reusableContents.values())
+      if (reusable.git?.path) paths.add(reusable.git.path);
   }
   return paths;
 }
