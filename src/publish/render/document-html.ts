@@ -206,7 +206,7 @@ function renderParagraph(block: Paragraph, ctx: RenderContext): string {
 
 function renderHeading(block: Heading, ctx: RenderContext): string {
   const level = Number(block.type.slice(-1));
-  const title = nodeText({ nodes: block.nodes }).replace(/\s+/g, ' ').trim();
+  const title = nodeText({ nodes: block.nodes }, ctx).replace(/\s+/g, ' ').trim();
   const id = ctx.headingId(block.data?.id, title);
   ctx.headings.push({ id, title, level });
   // The page title is the one <h1>: document headings start at <h2>.

@@ -76,7 +76,7 @@ function pageBody(page: PageContent): JsonDocument {
 /** Front matter kept as a `raw` node (Quire's node for markdown it could not read). */
 function isRawFrontMatter(node: unknown): boolean {
   const raw = node as { type?: unknown; data?: { text?: unknown } } | undefined;
-  return raw?.type === 'raw' && typeof raw.data?.text === 'string' && /^---\r?\n/.test(raw.data.text);
+  return raw?.type === 'raw' && typeof raw.data?.text === 'string' && /^---\s/.test(raw.data.text);
 }
 
 export interface MessagePageOptions {

@@ -145,9 +145,11 @@ function embedCard(block: Embed, ctx: RenderContext): string {
   );
 }
 
+/** The host of an absolute URL (a relative one is its own best name). */
 function hostOf(url: string): string {
+  if (!isExternal(url)) return url;
   try {
-    return new URL(url, 'https://invalid.invalid').hostname.replace(/^www\./, '');
+    return new URL(url, 'https://invalid.invalid').hostname.replace(/^www\./, '') || url;
   } catch {
     return url;
   }
