@@ -225,7 +225,7 @@ describe('writing content', () => {
       ['Install', 'guides/install'],
     ]);
     const configure = (result.changes[2]!.page as { id: string }).id;
-    expect(await markdownOf(admin.api, s, configure, cr)).toBe('# Configure\n\n**Edit the file.**\n');
+    expect(await markdownOf(admin.api, s, configure, cr)).toBe('## Configure\n\n**Edit the file.**\n');
     const { data: asDocument } = await admin.api.spaces.getPageInChangeRequestById(s, cr, configure, {
       format: 'document',
     } as never);

@@ -221,7 +221,7 @@ function renderHeading(block: Heading, ctx: RenderContext): string {
 }
 
 function renderList(block: List, inner: Inner): string {
-  const items = block.nodes ?? [];
+  const items = (Array.isArray(block.nodes) ? block.nodes : []).filter((item) => item !== null && typeof item === 'object');
   if (block.type === 'list-ordered') {
     const start = block.data?.start;
     const startAttr =

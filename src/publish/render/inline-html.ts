@@ -45,7 +45,7 @@ const MAX_INLINE_DEPTH = 40;
 
 export function renderInlines(nodes: readonly unknown[] | undefined, ctx: RenderContext): string {
   let out = '';
-  for (const node of nodes ?? []) out += renderInline(node as InlineNode, ctx);
+  for (const node of Array.isArray(nodes) ? nodes : []) out += renderInline(node as InlineNode, ctx);
   return out;
 }
 
@@ -220,7 +220,7 @@ function renderButton(node: Button, ctx: RenderContext): string {
  * a paragraph, where a `<p>` or `<div>` would end the paragraph.
  */
 function renderAnnotation(node: Annotation, ctx: RenderContext): string {
-  const words = (node.nodes ?? []).map((child) =>
+  const words = (Array.isArray(node.nodes) ? node.nodes : []).map((child) =>
     (child as { object?: unknown })?.object === 'text'
       ? renderText(child as Text)
       : escapeHtml(nodeText(child, ctx)),
@@ -245,7 +245,7 @@ function renderAnnotation(node: Annotation, ctx: RenderContext): string {
 function phrasingBlocks(nodes: readonly unknown[] | undefined, ctx: RenderContext, level = 0): string {
   if (level > MAX_INLINE_DEPTH) return '';
   let out = '';
-  for (const node of nodes ?? []) {
+  for (const node of Array.isArray(nodes) ? nodes : []) {
     const block = node as { object?: unknown; type?: unknown; nodes?: unknown[] };
     if (block?.object !== 'block' || block.type === 'if') continue;
     switch (block.type) {
@@ -259,7 +259,7 @@ function phrasingBlocks(nodes: readonly unknown[] | undefined, ctx: RenderContex
       }
       case 'code':
         out += `<code class="annotation-code">${escapeHtml(
-          (block.nodes ?? []).map((line) => nodeText(line, ctx)).join('\n'),
+          (Array.isArray(block.nodes) ? block.nodes : []).map((line) => nodeText(line, ctx)).join('\n'),
         )}</code>`;
         break;
       case 'list-ordered':

@@ -591,3 +591,95 @@ describe('the whole showcase', () => {
     expect(bare).toContain('<span class="mention mention-user">a user</span>');
   });
 });
+
+describe('malformed nodes', () => {
+  const TYPES = [
+    'paragraph',
+    'heading-1',
+    'list-ordered',
+    'list-unordered',
+    'list-tasks',
+    'list-item',
+    'blockquote',
+    'hint',
+    'tabs',
+    'tabs-item',
+    'code',
+    'code-line',
+    'expandable',
+    'images',
+    'image',
+    'file',
+    'embed',
+    'content-ref',
+    'table',
+    'divider',
+    'math',
+    'stepper',
+    'stepper-step',
+    'updates',
+    'update',
+    'columns',
+    'column',
+    'if',
+    'prompt',
+    'reusable-content',
+    'openapi-operation',
+    'openapi-schemas',
+    'openapi-webhook',
+    'swagger',
+    'integration',
+    'drawing',
+    'raw',
+  ];
+  const INLINES = [
+    'link',
+    'inline-image',
+    'emoji',
+    'inline-math',
+    'icon',
+    'expression',
+    'mention',
+    'button',
+    'annotation',
+  ];
+  const ODD: unknown[] = [
+    null,
+    42,
+    'text',
+    {},
+    [],
+    [null],
+    [42],
+    [{}],
+    { ref: 42 },
+    { ref: { kind: 'page' } },
+  ];
+
+  it('draw without throwing, whatever their fields hold', () => {
+    for (const odd of ODD) {
+      const blocks = TYPES.map((type) => ({ object: 'block', type, data: odd, nodes: odd, fragments: odd }));
+      const inlines = INLINES.map((type) => ({
+        object: 'inline',
+        type,
+        data: odd,
+        nodes: odd,
+        fragments: odd,
+      }));
+      const nested = TYPES.map((type) => ({
+        object: 'block',
+        type,
+        data: {},
+        nodes: [p(...inlines), ...blocks],
+      }));
+      const html = (() => {
+        try {
+          return renderDocument(doc(...blocks, p(...inlines), ...nested), showcaseLinks).html;
+        } catch (error) {
+          throw new Error(`${JSON.stringify(odd)}: ${(error as Error).stack}`);
+        }
+      })();
+      expect(dangers(html)).toEqual([]);
+    }
+  });
+});
