@@ -39,9 +39,10 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
 
 /**
  * Bump when analysis or what is indexed changes: every space is then re-indexed by the
- * reconciliation (2: section keys; 3: SQLite title and heading tier tables).
+ * reconciliation (2: section keys; 3: SQLite title and heading tier tables; 4: sections as
+ * the site reads them, conditional content and hidden, unindexed or conditional pages left out).
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 export const MAX_TERM = 64;
 

@@ -27,7 +27,7 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
   OR x.version <> ${sql.lit(ANALYZER_VERSION)}
   OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
 
-const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'type'];
+const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'noIndex', 'condition', 'type'];
 
 /** A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize). */
 const OPTIMIZE_AFTER_PAGES = 1000;
@@ -191,13 +191,19 @@ export class SearchIndexer {
   }
 }
 
+/**
+ * Where a page sits, and whether search leaves it out: hidden pages, pages kept from search
+ * (`noIndex`), and pages shown only to some visitors (`condition`, which a search answer could
+ * otherwise reveal), and everything below them.
+ */
 function placeOf(content: RevisionContent, tree: PageIndex, page: PageNode): PagePlace {
   const ancestors: string[] = [];
-  let hidden = Boolean(page.hidden);
+  const unsearchable = (p: PageNode) => Boolean(p.hidden || p.noIndex || p.condition);
+  let hidden = unsearchable(page);
   let parent = page.parent ? content.pages.get(page.parent) : undefined;
   for (let guard = 0; parent && guard < 1000; guard++) {
     ancestors.unshift(parent.title);
-    hidden ||= Boolean(parent.hidden);
+    hidden ||= unsearchable(parent);
     parent = parent.parent ? content.pages.get(parent.parent) : undefined;
   }
   return { pageId: page.id, path: tree.pathOf(page.id), ancestors, hidden };

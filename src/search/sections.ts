@@ -61,12 +61,20 @@ const CONTAINERS = new Set([
   'list-unordered',
   'list-tasks',
   'list-item',
+  'stepper',
+  'stepper-step',
+  'updates',
+  'update',
+  'columns',
+  'column',
+  'prompt',
 ]);
 
 export function splitSections(markdown: string): Section[] {
   let document: { nodes?: Node[] };
   try {
-    document = markdownToDocument(markdown) as unknown as { nodes?: Node[] };
+    // What the site shows: text of markup it cannot read, never the markup.
+    document = markdownToDocument(markdown, { profile: 'render' }) as unknown as { nodes?: Node[] };
   } catch {
     return [{ anchor: null, heading: '', text: clip(plainText(markdown)) }];
   }
@@ -91,6 +99,8 @@ export function splitSections(markdown: string): Section[] {
         add(textOf(block));
         continue;
       }
+      // Conditional content is for some visitors only: a search answer must not reveal it.
+      if (block.type === 'if') continue;
       if (HEADINGS.has(block.type ?? '')) {
         const title = textOf(block).replace(/\s+/g, ' ').trim();
         sections.push({ anchor: headingId(block.data?.id, title), heading: title, parts: [] });

@@ -13,8 +13,8 @@ export interface SearchInput {
 /**
  * Search through the API: who may search where. An organization search covers the spaces of
  * the organization the caller may read (their visibility computed once, as SQL, like the
- * space list), a space search the one space the caller may read; hidden pages are included,
- * as the API's page lists include them.
+ * space list), a space search the one space the caller may read. Hidden pages are left out, as
+ * on the published site: they are pages their authors keep out of navigation and search.
  */
 export class SearchService {
   constructor(
@@ -38,7 +38,7 @@ export class SearchService {
       .execute();
     const results = await this.services.searchEngine.search({
       query: input.query,
-      scope: { org: { orgId, visibility: scope.spaceVisibility() }, includeHidden: true },
+      scope: { org: { orgId, visibility: scope.spaceVisibility() }, includeHidden: false },
       languages: languages.map((row) => row.language),
       page: input.page,
       limit: input.limit,
@@ -57,7 +57,7 @@ export class SearchService {
     requireText(input.query);
     return this.services.searchEngine.search({
       query: input.query,
-      scope: { spaceIds: [space.id], includeHidden: true },
+      scope: { spaceIds: [space.id], includeHidden: false },
       languages: [space.language],
       page: input.page,
       limit: input.limit,
