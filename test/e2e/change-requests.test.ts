@@ -293,6 +293,64 @@ describe('writing content', () => {
     expect((await admin.api.spaces.getFileInChangeRequestById(s, cr, file.id)).data.id).toBe(file.id);
   });
 
+  it('resolves files by the ref the batch gave them, in markdown and documents, wherever they are inserted', async () => {
+    const s = await space('File refs');
+    const cr = await newChangeRequest(admin.api, s);
+    await write(admin.api, s, cr, [
+      insert('Guide', '# Guide\n\n![Diagram](./diagram-ref)\n\nGet [the sheet](<sheet ref>).\n'),
+      {
+        operation: 'insert_files',
+        files: [
+          { name: 'diagram.png', base64: PNG.toString('base64'), ref: 'diagram-ref' },
+          { name: 'cheat sheet.png', base64: PNG.toString('base64'), ref: 'sheet ref' },
+        ],
+      },
+      {
+        operation: 'insert_page',
+        title: 'From a document',
+        document: {
+          document: {
+            object: 'document',
+            data: {},
+            nodes: [
+              {
+                object: 'block',
+                type: 'images',
+                isVoid: false,
+                data: {},
+                nodes: [
+                  {
+                    object: 'block',
+                    type: 'image',
+                    isVoid: true,
+                    data: { ref: { kind: 'file', file: 'diagram-ref' } },
+                    fragments: [],
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      } as never,
+    ]);
+    await admin.api.spaces.mergeChangeRequest(s, cr);
+    const files = (await admin.api.spaces.listFiles(s)).data.items;
+    const diagram = files.find((f) => f.name === 'diagram.png')!;
+    const sheet = files.find((f) => f.name === 'cheat sheet.png')!;
+    const pages = (await admin.api.spaces.listPages(s)).data.pages;
+    for (const title of ['Guide', 'From a document']) {
+      const page = pages.find((p) => p.title === title)!;
+      const { data } = await admin.api.spaces.getPageById(s, page.id, { format: 'document' });
+      expect(JSON.stringify((data as { document: unknown }).document)).toContain(`"file":"${diagram.id}"`);
+    }
+    const guide = pages.find((p) => p.title === 'Guide')!;
+    const { data: guideDoc } = await admin.api.spaces.getPageById(s, guide.id, { format: 'document' });
+    expect(JSON.stringify((guideDoc as { document: unknown }).document)).toContain(`"file":"${sheet.id}"`);
+    const old = (await import('../helpers/client.js')).apiClient146(server.url, admin.token);
+    const { data: backlinks } = await old.spaces.listSpaceFileBacklinks(s, diagram.id);
+    expect(backlinks.items.length).toBe(2);
+  });
+
   it('keeps the page and file references of a written document: they read back the same', async () => {
     const s = await space('References');
     const ids = await seed(admin.api, s, [insert('Target', '# Target')]);

@@ -2,6 +2,7 @@ import type { Actor } from '../../auth/actor.js';
 import { Draft } from '../../content/draft.js';
 import { type HrefContext, hrefOf } from '../../content/hrefs.js';
 import { documentToMarkdown, plainLinks } from '../../content/markdown/index.js';
+import { rewriteHrefs } from '../../content/markdown/rewrite-hrefs.js';
 import { insertRevision } from '../../content/revisions.js';
 import { type FileNode, pathOf } from '../../content/tree.js';
 import { validateDocument } from '../../content/validate-document.js';
@@ -34,6 +35,10 @@ export interface WriteOutcome {
 interface PreparedFile {
   change: number;
   index: number;
+  /** The file's id, given before the batch runs so pages anywhere in it can name the file. */
+  id: string;
+  /** The name the batch calls the file by (`ref`), when it has one. */
+  ref?: string | undefined;
   node: Omit<FileNode, 'id'>;
   data: Buffer;
 }
@@ -65,6 +70,10 @@ export class ContentWriteService {
       const now = this.deps.clock.now().toISOString();
       const head = await this.services.store.snapshot(tx, await treeOf(tx, fresh.revision));
       const draft = new Draft(head.content, now, () => head.indexes().children);
+      // Files named by `ref` resolve in the batch's pages, whichever change inserts them.
+      const batch: BatchFiles = new Map(
+        files.flatMap((f) => (f.ref ? [[f.ref, { id: f.id, name: f.node.name }]] : [])),
+      );
       const applied: AppliedChange[] = [];
       const inserted: FileNode[] = [];
       // `into` may name a page inserted earlier in the same batch by its `ref`.
@@ -78,7 +87,7 @@ export class ContentWriteService {
             const page = draft.insertPage(
               change,
               into(change),
-              markdownOf(change, field, draft) ?? '',
+              markdownOf(change, field, draft, batch) ?? '',
               field,
             );
             if (change.ref) refs.set(change.ref, page.id);
@@ -90,7 +99,7 @@ export class ContentWriteService {
               change.page,
               change,
               into(change),
-              markdownOf(change, field, draft, change.page),
+              markdownOf(change, field, draft, batch, change.page),
               field,
             );
             applied.push({ object: 'updated_page', page: change.page });
@@ -112,7 +121,7 @@ export class ContentWriteService {
           }
           case 'insert_files':
             for (const file of files.filter((f) => f.change === i)) {
-              const node: FileNode = { id: newId(), ...file.node };
+              const node: FileNode = { id: file.id, ...file.node };
               draft.addFile(node);
               inserted.push(node);
             }
@@ -181,6 +190,8 @@ export class ContentWriteService {
         prepared.push({
           change: i,
           index: j,
+          id: newId(),
+          ref: file.ref,
           data,
           node: {
             name: file.name,
@@ -223,10 +234,13 @@ function requireWritable(cr: ChangeRequestsTable): void {
  * document's links to pages and files become hrefs into the draft as it is at that change, so
  * they read back as the same references.
  */
+type BatchFiles = ReadonlyMap<string, { id: string; name: string }>;
+
 function markdownOf(
   change: ContentChange & { operation: 'insert_page' | 'update_page' },
   changeField: string,
   draft: Draft,
+  batch: BatchFiles,
   pageId?: string,
 ): string | undefined {
   const input: PageDocumentInput | undefined = change.document;
@@ -234,12 +248,17 @@ function markdownOf(
   const field = `${changeField}.document`;
   let markdown: string;
   if ('markdown' in input) {
-    markdown = input.markdown;
+    // `![Diagram](./diagram)` for a file inserted as `ref: "diagram"` points at that file.
+    markdown = rewriteHrefs(
+      input.markdown,
+      new Map([...batch].map(([ref, file]) => [ref, `.gitbook/assets/${file.name}`])),
+    );
   } else {
     validateDocument(input.document, `${field}.document`);
+    const byId = new Map([...batch.values()].map((file) => [file.id, file.name]));
     const context: HrefContext = {
       pathOf: (id) => (draft.pages.has(id) ? pathOf(draft.content, id) : undefined),
-      fileName: (id) => draft.files.get(id)?.name,
+      fileName: (id) => draft.files.get(id)?.name ?? byId.get(id) ?? batch.get(id)?.name,
       page: pageId,
     };
     markdown = documentToMarkdown(input.document, {
