@@ -194,7 +194,8 @@ function renderReusable(
 const ALIGN: Record<string, string> = { center: 'align-center', end: 'align-end' };
 
 function alignClass(data: { align?: unknown } | undefined): string {
-  const name = typeof data?.align === 'string' ? ALIGN[data.align] : undefined;
+  const name =
+    typeof data?.align === 'string' && Object.hasOwn(ALIGN, data.align) ? ALIGN[data.align] : undefined;
   return name ? ` class="${name}"` : '';
 }
 
@@ -221,7 +222,9 @@ function renderHeading(block: Heading, ctx: RenderContext): string {
 }
 
 function renderList(block: List, inner: Inner): string {
-  const items = (Array.isArray(block.nodes) ? block.nodes : []).filter((item) => item !== null && typeof item === 'object');
+  const items = (Array.isArray(block.nodes) ? block.nodes : []).filter(
+    (item) => item !== null && typeof item === 'object',
+  );
   if (block.type === 'list-ordered') {
     const start = block.data?.start;
     const startAttr =

@@ -74,7 +74,9 @@ export function findFaIcon(name: unknown): IconDefinition | undefined {
   const clean = normalize(name);
   if (clean === undefined) return undefined;
   byName ??= loadIcons();
-  return byName.get(clean) ?? byName.get(SUBSTITUTES[clean] ?? '');
+  return (
+    byName.get(clean) ?? (Object.hasOwn(SUBSTITUTES, clean) ? byName.get(SUBSTITUTES[clean]!) : undefined)
+  );
 }
 
 /** Paths only contain path data (letters, digits, signs, spaces): checked anyway. */

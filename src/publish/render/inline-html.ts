@@ -81,19 +81,21 @@ function renderInline(node: InlineNode, ctx: RenderContext): string {
 }
 
 function renderText(node: Text): string {
-  return Array.isArray(node.leaves) ? node.leaves.map(renderLeaf).join('') : '';
+  return Array.isArray(node.leaves)
+    ? node.leaves.map((leaf) => (leaf !== null && typeof leaf === 'object' ? renderLeaf(leaf) : '')).join('')
+    : '';
 }
 
 function renderLeaf(leaf: Leaf): string {
   let html = escapeHtml(String(leaf?.text ?? '')).replace(/\n/g, '<br>');
   if (html === '') return '';
-  const marks = (Array.isArray(leaf.marks) ? [...leaf.marks] : []).sort(
-    (a, b) => MARK_ORDER.indexOf(b?.type) - MARK_ORDER.indexOf(a?.type),
-  );
+  const marks = (Array.isArray(leaf.marks) ? leaf.marks : [])
+    .filter((mark) => typeof mark?.type === 'string')
+    .sort((a, b) => MARK_ORDER.indexOf(b.type) - MARK_ORDER.indexOf(a.type));
   const seen = new Set<string>();
   for (const mark of marks) {
-    if (seen.has(mark?.type)) continue;
-    seen.add(mark?.type);
+    if (seen.has(mark.type)) continue;
+    seen.add(mark.type);
     if (mark.type === 'color') {
       const classes = [colorClass('tc', mark.data?.text), colorClass('bg', mark.data?.background)].filter(
         Boolean,
@@ -101,7 +103,7 @@ function renderLeaf(leaf: Leaf): string {
       if (classes.length > 0) html = `<span class="${classes.join(' ')}">${html}</span>`;
       continue;
     }
-    const tag = MARK_TAGS[mark.type];
+    const tag = Object.hasOwn(MARK_TAGS, mark.type) ? MARK_TAGS[mark.type] : undefined;
     if (tag) html = `<${tag}>${html}</${tag}>`;
   }
   return html;

@@ -16,10 +16,11 @@ type Stepper = Extract<Block, { type: 'stepper' }>;
 type Updates = Extract<Block, { type: 'updates' }>;
 type Columns = Extract<Block, { type: 'columns' }>;
 
+/** The child blocks of a container, without what is not an object. */
 const children = (block: {
   nodes?: unknown;
 }): Array<{ type?: unknown; data?: unknown; nodes?: unknown[] }> =>
-  Array.isArray(block.nodes) ? block.nodes : [];
+  Array.isArray(block.nodes) ? block.nodes.filter((n) => n !== null && typeof n === 'object') : [];
 
 export function renderStepper(block: Stepper, inner: Inner): string {
   const steps = children(block).map((step, i) => {

@@ -682,4 +682,42 @@ describe('malformed nodes', () => {
       expect(dangers(html)).toEqual([]);
     }
   });
+
+  it('draw text leaves, marks, table records and code lines of odd shapes', () => {
+    for (const odd of ODD) {
+      const text = { object: 'text', leaves: odd };
+      const leaf = { object: 'text', leaves: [{ object: 'leaf', text: odd, marks: odd }, null, 42] };
+      const marks = {
+        object: 'text',
+        leaves: [{ object: 'leaf', text: 'x', marks: [odd, { type: 'color', data: odd }] }],
+      };
+      const table = {
+        object: 'block',
+        type: 'table',
+        data: {
+          view: {
+            type: odd === 42 ? 'cards' : 'grid',
+            columns: odd,
+            columnWidths: odd,
+            coverDefinition: 'c',
+          },
+          records: {
+            r: odd,
+            s: { orderIndex: odd, values: odd },
+            t: { orderIndex: 'a', values: { c: odd } },
+          },
+          definition: { c: odd, d: { type: 'select', options: odd } },
+        },
+        fragments: [odd, { fragment: 'f', nodes: odd }],
+      };
+      const code = {
+        object: 'block',
+        type: 'code',
+        data: odd,
+        nodes: [odd, { object: 'block', type: 'code-line', nodes: odd }],
+      };
+      const html = renderDocument(doc(p(text, leaf, marks), table, code), showcaseLinks).html;
+      expect(dangers(html)).toEqual([]);
+    }
+  });
 });

@@ -230,6 +230,17 @@ describe('inline images and marks', () => {
     );
   });
 
+  it('ignore marks and alignments of unknown names, inherited ones included', () => {
+    const odd = ['constructor', '__proto__', 'toString'].map((type) => ({ object: 'mark', type }));
+    expect(inlines([t('x', odd)])).toBe('x');
+    const html = renderDocument(
+      doc({ object: 'block', type: 'paragraph', data: { align: 'constructor' }, nodes: [t('y')] }),
+      links,
+    ).html;
+    expect(html).toBe('<p>y</p>');
+    expect(faIcon('constructor')).toContain('fa-missing');
+  });
+
   it('colour text and backgrounds with every colour of 0.202', () => {
     const color = (text: string, background: string) => ({
       object: 'mark',
