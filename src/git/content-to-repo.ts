@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { slugify } from '../content/draft.js';
 import { byOrder, type FileNode, type PageNode, type RevisionContent } from '../content/tree.js';
-import { writePageFile } from './front-matter.js';
+import { parsePageFile, writePageFile } from './front-matter.js';
 import { ASSETS_DIR, DEFAULT_CONFIG, type GitbookConfig, writeGitbookConfig } from './gitbook-yaml.js';
 import { type SummaryEntry, type SummaryGroup, writeSummary } from './summary.js';
 
@@ -256,8 +256,9 @@ export function contentToRepo(input: ExportInput): ExportedFile[] {
   for (const reusable of [...content.reusableContents.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const path = inRootPath(reusable.git?.path, input) ?? `.gitbook/includes/${slugify(reusable.title)}.md`;
     const body = input.bodies.get(reusable.id) ?? '';
+    // Its front matter as read while it still names it so; GitBook's form otherwise.
     const head =
-      reusable.fileHead && reusable.fileHead.includes(reusable.title)
+      reusable.fileHead !== undefined && parsePageFile(reusable.fileHead).frontTitle === reusable.title
         ? reusable.fileHead
         : `---\ntitle: ${JSON.stringify(reusable.title)}\n---\n\n`;
     out.push({ path: inRoot(path), text: head + body });

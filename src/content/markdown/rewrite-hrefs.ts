@@ -6,7 +6,7 @@
  */
 export function rewriteHrefs(markdown: string, targets: ReadonlyMap<string, string>): string {
   if (targets.size === 0) return markdown;
-  const names = [...targets.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const names = [...targets.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const alternatives = `(?:\\./)?(${names.join('|')})`;
   const link = new RegExp(`(\\]\\(\\s*)(<)?${alternatives}(>)?(?=[\\s)])`, 'g');
   const attribute = new RegExp(`(\\s(?:src|href|url|srcset)=")${alternatives}(?=")`, 'g');
@@ -19,6 +19,6 @@ export function rewriteHrefs(markdown: string, targets: ReadonlyMap<string, stri
     .replace(attribute, (_whole, open: string, name: string) => `${open}${targets.get(name)!}`);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
