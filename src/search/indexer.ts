@@ -27,7 +27,15 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
   OR x.version <> ${sql.lit(ANALYZER_VERSION)}
   OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
 
-const STRUCTURE: Array<keyof PageNode> = ['title', 'slug', 'parent', 'hidden', 'noIndex', 'condition', 'type'];
+const STRUCTURE: Array<keyof PageNode> = [
+  'title',
+  'slug',
+  'parent',
+  'hidden',
+  'noIndex',
+  'condition',
+  'type',
+];
 
 /** A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize). */
 const OPTIMIZE_AFTER_PAGES = 1000;

@@ -1,3 +1,4 @@
+import { unknownConstructs } from '../../content/markdown/index.js';
 import { type GitCommit, insertRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode, RevisionContent } from '../../content/tree.js';
@@ -99,7 +100,7 @@ export function convert(
   now: string,
 ): ImportedContent {
   try {
-    return repoToContent({
+    const imported = repoToContent({
       files,
       projectDir: job.projectDir,
       base,
@@ -108,10 +109,30 @@ export function convert(
       bodyHash: (markdown) => services.store.bodyHash(markdown),
       facts: (data, name) => fileFacts(data, name, undefined),
     });
+    imported.warnings.push(...unknownReport(imported, base));
+    return imported;
   } catch (error) {
     if (error instanceof ImportFormatError) throw new SyncFailure(error.message);
     throw error;
   }
+}
+
+/**
+ * The pages (changed by this import) holding constructs Quire cannot read: they are kept as
+ * written and shown as text, and the person syncing should know which.
+ */
+function unknownReport(imported: ImportedContent, base: RevisionContent): string[] {
+  const report: string[] = [];
+  for (const [id, markdown] of imported.bodies) {
+    const page = imported.pages.get(id);
+    if (!page || base.pages.get(id)?.body === page.body) continue;
+    const unknown = unknownConstructs(markdown);
+    if (unknown.length > 0)
+      report.push(
+        `${page.git?.path ?? page.title}: ${unknown.length} construct${unknown.length === 1 ? '' : 's'} Quire does not read ${unknown.length === 1 ? 'is' : 'are'} kept as written and shown as text: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}`,
+      );
+  }
+  return report;
 }
 
 /** The imported pages and files as a tree written from `base`; answers its hash and what changed. */
