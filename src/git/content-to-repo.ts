@@ -277,7 +277,9 @@ export function contentToRepo(input: ExportInput): ExportedFile[] {
     const text = input.texts?.get(hash);
     if (text !== undefined && !out.some((f) => f.path === path)) out.push({ path, text });
   }
-  if (input.writeConfig) out.push({ path: '.gitbook.yaml', text: writeGitbookConfig(config) });
+  // The repository's own `.gitbook.yaml` when the space came from one, else Quire's.
+  if (input.writeConfig && !out.some((f) => f.path === '.gitbook.yaml' || f.path === '.gitbook.yml'))
+    out.push({ path: '.gitbook.yaml', text: writeGitbookConfig(config) });
   return out;
 }
 

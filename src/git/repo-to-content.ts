@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { slugify } from '../content/draft.js';
 import {
   DEFAULT_LAYOUT,
@@ -8,6 +9,7 @@ import {
   type RepositoryFiles,
   type ReusableContentNode,
   type RevisionContent,
+  type VariableValue,
 } from '../content/tree.js';
 import { newId } from '../ids.js';
 import { summaryDigest } from './content-to-repo.js';
@@ -54,6 +56,8 @@ export interface ImportedContent {
   bodies: Map<string, string>;
   files: Map<string, FileNode>;
   fileData: Map<string, Buffer>;
+  /** The space's variables, from `.gitbook/vars.yaml`. */
+  variables: Record<string, VariableValue>;
   /** `.gitbook/includes/*.md`, and their bodies by id. */
   reusable: Map<string, ReusableContentNode>;
   reusableBodies: Map<string, string>;
@@ -309,7 +313,9 @@ export function repoToContent(input: ImportInput): ImportedContent {
     };
   }
   const { reusable, reusableBodies } = importIncludes(input, inRoot, gitPath);
+  const variables = readVariables(files.get(inRoot('.gitbook/vars.yaml'))?.data.toString('utf8'), warnings);
   return {
+    variables,
     pages,
     bodies,
     files: fileNodes,
@@ -321,6 +327,26 @@ export function repoToContent(input: ImportInput): ImportedContent {
     texts,
     warnings,
   };
+}
+
+/** `.gitbook/vars.yaml`: a flat map of names to values (`PRODUCT_NAME: Lumen`). */
+function readVariables(text: string | undefined, warnings: string[]): Record<string, VariableValue> {
+  const variables: Record<string, VariableValue> = {};
+  if (text === undefined) return variables;
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    warnings.push(
+      `.gitbook/vars.yaml is not valid YAML (${(error as Error).message.split('\n')[0]}); its variables were not read`,
+    );
+    return variables;
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return variables;
+  for (const [name, value] of Object.entries(data as Record<string, unknown>))
+    if (/^[A-Za-z][\w]*$/.test(name) && ['string', 'number', 'boolean'].includes(typeof value))
+      variables[name] = value as VariableValue;
+  return variables;
 }
 
 export const INCLUDES_DIR = '.gitbook/includes';
@@ -359,8 +385,12 @@ function importIncludes(
   return { reusable, reusableBodies };
 }
 
-/** `.gitbook/*.yaml` files (tags, variables…): kept as they are and written back on export. */
+/**
+ * `.gitbook.yaml` and the `.gitbook/*.yaml` files (tags, variables…): kept as they are and
+ * written back on export.
+ */
 function isKeptFormatFile(path: string, config: GitbookConfig): boolean {
+  if (path === '.gitbook.yaml' || path === '.gitbook.yml') return true;
   const prefix = config.root ? `${config.root}/.gitbook/` : '.gitbook/';
   if (!path.startsWith(prefix)) return false;
   const rest = path.slice(prefix.length);

@@ -21,7 +21,10 @@ export type Literal = string | number | boolean | null;
 
 export type Condition =
   | { type: 'literal'; value: Literal }
-  | { type: 'claim'; path: string[] }
+  /** A value read under `visitor.claims`, or (`root`) under `space.vars` / `page.vars`. */
+  | { type: 'claim'; path: string[]; root?: 'space' | 'page' }
+  | { type: 'ternary'; test: Condition; then: Condition; otherwise: Condition }
+  | { type: 'add'; left: Condition; right: Condition }
   | { type: 'not'; operand: Condition }
   | { type: 'logical'; operator: '&&' | '||'; left: Condition; right: Condition }
   | { type: 'compare'; operator: CompareOperator; left: Condition; right: Condition }
@@ -67,6 +70,9 @@ const PUNCTUATION = [
   '[',
   ']',
   '.',
+  '?',
+  ':',
+  '+',
 ];
 const COMPARISONS: Record<string, CompareOperator> = {
   '==': '==',
@@ -207,7 +213,7 @@ class Parser {
 
   parse(): Condition {
     if (this.peek().kind === 'end') throw new ConditionSyntaxError('Empty expression', 0);
-    const condition = this.or();
+    const condition = this.ternary();
     const rest = this.peek();
     if (rest.kind !== 'end') {
       throw new ConditionSyntaxError(`Unexpected ${describe(rest)}; join conditions with && or ||`, rest.at);
@@ -222,6 +228,18 @@ class Parser {
     } finally {
       this.depth--;
     }
+  }
+
+  /** `test ? a : b`, loosest of all (GitBook's expressions use it to pick a text). */
+  private ternary(): Condition {
+    const test = this.or();
+    if (!this.isPunct('?')) return test;
+    const at = this.next().at;
+    return this.nested(at, () => {
+      const then = this.ternary();
+      this.expectPunct(':', 'in "test ? a : b"');
+      return { type: 'ternary', test, then, otherwise: this.ternary() };
+    });
   }
 
   private or(): Condition {
@@ -243,12 +261,12 @@ class Parser {
   }
 
   private comparison(): Condition {
-    const left = this.unary();
+    const left = this.additive();
     const token = this.peek();
     const operator = token.kind === 'punct' ? COMPARISONS[token.value] : undefined;
     if (!operator) return left;
     this.next();
-    const right = this.unary();
+    const right = this.additive();
     const after = this.peek();
     if (after.kind === 'punct' && COMPARISONS[after.value]) {
       throw new ConditionSyntaxError(
@@ -257,6 +275,17 @@ class Parser {
       );
     }
     return { type: 'compare', operator, left, right };
+  }
+
+  /** `a + b`: numbers add, anything else joins as text. */
+  private additive(): Condition {
+    let left = this.unary();
+    while (this.isPunct('+')) {
+      const at = this.next().at;
+      const right = this.unary();
+      left = this.nested(at, () => ({ type: 'add', left, right }));
+    }
+    return left;
   }
 
   private unary(): Condition {
@@ -298,7 +327,7 @@ class Parser {
         return this.name(token);
       case 'punct':
         if (token.value === '(') {
-          const inner = this.nested(token.at, () => this.or());
+          const inner = this.nested(token.at, () => this.ternary());
           this.expectPunct(')', 'to close "("');
           return inner;
         }
@@ -324,21 +353,25 @@ class Parser {
       case 'undefined':
         return { type: 'literal', value: null };
       case 'visitor':
+      case 'space':
+      case 'page':
         break;
       default:
         throw new ConditionSyntaxError(
-          `Unknown name "${token.value}"; read claims as visitor.claims.<name>`,
+          `Unknown name "${token.value}"; read claims as visitor.claims.<name>, variables as space.vars.<name> or page.vars.<name>`,
           token.at,
         );
     }
-    this.expectPunct('.', 'after visitor');
+    const member = token.value === 'visitor' ? 'claims' : 'vars';
+    this.expectPunct('.', `after ${token.value}`);
     const claims = this.next();
-    if (claims.kind !== 'name' || claims.value !== 'claims') {
+    if (claims.kind !== 'name' || claims.value !== member) {
       throw new ConditionSyntaxError(
-        `Expected "claims" after "visitor.", found ${describe(claims)}`,
+        `Expected "${member}" after "${token.value}.", found ${describe(claims)}`,
         claims.at,
       );
     }
+    const root = token.value === 'visitor' ? undefined : (token.value as 'space' | 'page');
     const path: string[] = [];
     for (;;) {
       if (this.isPunct('[')) {
@@ -373,7 +406,7 @@ class Parser {
       this.next();
       path.push(member.value);
     }
-    return { type: 'claim', path };
+    return root ? { type: 'claim', path, root } : { type: 'claim', path };
   }
 }
 
@@ -427,42 +460,81 @@ function order(operator: CompareOperator, a: unknown, b: unknown): boolean {
   }
 }
 
-function evaluate(condition: Condition, claims: unknown): unknown {
+/** What an expression reads: the visitor's claims, the space's and the page's variables. */
+export interface Scope {
+  claims: unknown;
+  spaceVars?: unknown;
+  pageVars?: unknown;
+}
+
+function evaluate(condition: Condition, scope: Scope): unknown {
   switch (condition.type) {
     case 'literal':
       return condition.value;
     case 'claim': {
-      let value: unknown = claims;
+      let value: unknown =
+        condition.root === 'space'
+          ? scope.spaceVars
+          : condition.root === 'page'
+            ? scope.pageVars
+            : scope.claims;
       for (const key of condition.path) value = ownValue(value, key);
       return value ?? null;
     }
     case 'not':
-      return !truthy(evaluate(condition.operand, claims));
+      return !truthy(evaluate(condition.operand, scope));
     case 'logical': {
-      const left = truthy(evaluate(condition.left, claims));
-      if (condition.operator === '&&') return left && truthy(evaluate(condition.right, claims));
-      return left || truthy(evaluate(condition.right, claims));
+      const left = truthy(evaluate(condition.left, scope));
+      if (condition.operator === '&&') return left && truthy(evaluate(condition.right, scope));
+      return left || truthy(evaluate(condition.right, scope));
     }
     case 'compare': {
-      const left = evaluate(condition.left, claims);
-      const right = evaluate(condition.right, claims);
+      const left = evaluate(condition.left, scope);
+      const right = evaluate(condition.right, scope);
       if (condition.operator === '==') return same(left, right);
       if (condition.operator === '!=') return !same(left, right);
       return order(condition.operator, left, right);
     }
     case 'includes': {
-      const target = evaluate(condition.target, claims);
-      const value = evaluate(condition.value, claims);
+      const target = evaluate(condition.target, scope);
+      const value = evaluate(condition.value, scope);
       if (Array.isArray(target)) return target.some((item) => same(item, value));
       return typeof target === 'string' && typeof value === 'string' && target.includes(value);
+    }
+    case 'ternary':
+      return truthy(evaluate(condition.test, scope))
+        ? evaluate(condition.then, scope)
+        : evaluate(condition.otherwise, scope);
+    case 'add': {
+      const left = evaluate(condition.left, scope);
+      const right = evaluate(condition.right, scope);
+      if (typeof left === 'number' && typeof right === 'number') return left + right;
+      return `${textOf(left)}${textOf(right)}`;
     }
   }
 }
 
+/** A value as text: nothing for missing values, never an object's insides. */
+function textOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return '';
+}
+
 /**
  * Whether a visitor with `claims` (the verified token's payload, unsigned claims under
- * `unsigned`) satisfies the condition.
+ * `unsigned`) satisfies the condition; `vars` are the space's and page's variables.
  */
-export function evaluateCondition(condition: Condition, claims: Record<string, unknown>): boolean {
-  return truthy(evaluate(condition, claims));
+export function evaluateCondition(
+  condition: Condition,
+  claims: Record<string, unknown>,
+  vars: Omit<Scope, 'claims'> = {},
+): boolean {
+  return truthy(evaluate(condition, { claims, ...vars }));
+}
+
+/** An expression's value as the text a page shows (`space.vars.PRODUCT_NAME`). */
+export function evaluateText(condition: Condition, scope: Scope): string {
+  return textOf(evaluate(condition, scope));
 }

@@ -80,6 +80,8 @@ export function pageTree(
   spaceRoot: string,
   active: PageNode | undefined,
   first: PageNode | undefined,
+  /** Whether the visitor may see a page (its adaptive condition); all by default. */
+  shows: (page: PageNode) => boolean = () => true,
 ): TreeItem[] {
   const activeBranch = new Set<string>();
   for (let p = active; p; p = p.parent ? index.content.pages.get(p.parent) : undefined)
@@ -88,7 +90,7 @@ export function pageTree(
     index
       .childrenOf(parent)
       // Computed pages (OpenAPI references) have nothing to show until their source does.
-      .filter((p) => !p.hidden && p.type !== 'computed')
+      .filter((p) => !p.hidden && p.type !== 'computed' && shows(p))
       .map((p) => {
         const item: TreeItem = {
           kind: p.type === 'group' ? 'group' : p.type === 'link' ? 'link' : 'document',
@@ -116,8 +118,9 @@ export function neighbours(
   spaceRoot: string,
   page: PageNode,
   first: PageNode | undefined,
+  shows: (page: PageNode) => boolean = () => true,
 ): { previous?: { title: string; href: string }; next?: { title: string; href: string } } {
-  const order = index.inOrder().filter((p) => p.type === 'document' && !p.hidden);
+  const order = index.inOrder().filter((p) => p.type === 'document' && !p.hidden && shows(p));
   const at = order.findIndex((p) => p.id === page.id);
   const link = (p: PageNode | undefined) =>
     p ? { title: p.title, href: pageHref(spaceRoot, index, p, first) } : undefined;

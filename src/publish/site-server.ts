@@ -8,8 +8,10 @@ import type { Deps } from '../deps.js';
 import { Lru } from '../lru.js';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
+import { VisitorView } from './adaptive.js';
 import { SiteAddresses } from './addresses.js';
 import { evaluateCondition, parseCondition } from './conditions.js';
+import { documentExtras } from './document-extras.js';
 import { SITE_ASSETS } from './render/assets.js';
 import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
@@ -128,7 +130,8 @@ export class SiteServer {
 
     if (segments.length === 1 && segments[0] === 'robots.txt') return this.robots(published);
     if (segments.length === 1 && segments[0] === 'sitemap.xml') return this.sitemap(visible);
-    if (segments.length === 1 && segments[0] === 'llms.txt') return this.llms(visible, common);
+    if (segments.length === 1 && segments[0] === 'llms.txt')
+      return this.llms(visible, common, decision.claims);
     if (segments[0] === '~search') return this.searchIn(visible, request.query.get('q') ?? '', common);
 
     let markdownView = false;
@@ -144,6 +147,7 @@ export class SiteServer {
       return this.status(404, 'This page does not exist, or you may not see it.', protectedSite);
     }
     const open = await this.openPublished(location.siteSpace.space);
+    const view = new VisitorView(decision.claims, open.snapshot.content);
     const first = firstDocumentOf(open.index);
     let page: PageNode | undefined;
     if (location.pagePath === '' || (markdownView && location.pagePath === 'index')) {
@@ -163,8 +167,10 @@ export class SiteServer {
       page = undefined;
     }
     if (page && page.type === 'link' && page.href) return redirect(page.href);
+    // A page shown only to some visitors is, to the others, a page that does not exist.
+    if (page && !view.shows(page)) page = undefined;
     if (page?.type !== 'document') {
-      const frame = this.frame(visible, location, open, undefined, noindex);
+      const frame = this.frame(visible, location, open, undefined, noindex, view);
       return {
         status: 404,
         headers: this.htmlHeaders(common),
@@ -177,6 +183,8 @@ export class SiteServer {
       SITE_ASSETS.version,
       published.fingerprint,
       visible.key,
+      // Conditional blocks and pages follow the claims.
+      claimsKey(decision.claims),
       location.siteSpace.id,
       page.id,
       markdownView ? 'md' : 'html',
@@ -197,13 +205,13 @@ export class SiteServer {
           'Content-Type': 'text/markdown; charset=utf-8',
           ...robotsHeader(noindex),
         },
-        body: `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${markdown.markdown}`,
+        body: `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${view.markdown(markdown.markdown, page)}`,
       };
     }
     let html = this.rendered.get(etag);
     if (html === undefined) {
       html = Buffer.from(
-        await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex),
+        await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex, view),
         'utf8',
       );
       this.rendered.set(etag, html);
@@ -239,11 +247,24 @@ export class SiteServer {
     spaceRoot: string,
     first: PageNode | undefined,
     noindex: boolean,
+    view: VisitorView,
   ): Promise<string> {
-    const { document } = (await this.services.content.body(open, page, 'document')) as {
+    const { document } = (await this.services.content.body(open, page, 'document', 'render')) as {
       document: PageContent['document'];
     };
+    const extras = await documentExtras(this.deps.db, this.services, open, document);
     const href = pageHref(spaceRoot, open.index, page, first);
+    const links: DocumentLinks = {
+      ...this.documentLinks(open, spaceRoot, first),
+      visible: (expression) => view.holds(expression, page),
+      expression: (expression) => view.text(expression, page),
+      reusable: (id) => extras.reusable.get(id),
+      user: (id) => extras.users.get(id),
+      tag: (slug) => {
+        const label = extras.tags.get(slug);
+        return label === undefined ? undefined : { label };
+      },
+    };
     const content: PageContent = {
       title: page.title,
       description: page.description,
@@ -252,10 +273,10 @@ export class SiteServer {
       markdownHref: `${href === spaceRoot ? `${spaceRoot.replace(/\/?$/, '/')}index` : href}.md`,
       breadcrumbs: breadcrumbs(open.index, spaceRoot, page, first),
       document,
-      links: this.documentLinks(open, spaceRoot, first),
-      ...neighbours(open.index, spaceRoot, page, first),
+      links,
+      ...neighbours(open.index, spaceRoot, page, first, (p) => view.shows(p)),
     };
-    return renderPage(this.frame(visible, location, open, page, noindex), content);
+    return renderPage(this.frame(visible, location, open, page, noindex, view), content);
   }
 
   private frame(
@@ -264,6 +285,7 @@ export class SiteServer {
     open: OpenContent,
     page: PageNode | undefined,
     noindex: boolean,
+    view: VisitorView,
   ): SiteFrame {
     const { published } = visible;
     const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
@@ -281,7 +303,7 @@ export class SiteServer {
       look: lookOf(customization, hrefOf),
       sections: sectionNav(this.addresses, visible, location),
       variants: variantNav(this.addresses, visible, location),
-      tree: pageTree(open.index, spaceRoot, page, first),
+      tree: pageTree(open.index, spaceRoot, page, first, (p) => view.shows(p)),
       searchHref: this.addresses.at(published.site, '~search'),
       assetsHref: this.addresses.at(published.site, '~assets'),
       noindex,
@@ -405,8 +427,10 @@ export class SiteServer {
     if (visible.published.site.visibility !== 'public') return this.status(404, 'This site has no sitemap.');
     const urls: string[] = [];
     for (const { open, href } of await this.contentsOf(visible)) {
+      // The sitemap is the same for every visitor: pages shown only to some are left out.
       for (const page of open.index.inOrder())
-        if (page.type === 'document' && !page.hidden && !page.noIndex) urls.push(href(page.id));
+        if (page.type === 'document' && !page.hidden && !page.noIndex && !hasCondition(open, page))
+          urls.push(href(page.id));
     }
     return {
       status: 200,
@@ -418,11 +442,13 @@ export class SiteServer {
   private async llms(
     visible: VisibleSite,
     common: { noindex: boolean; protectedSite: boolean },
+    claims: VisitorClaims,
   ): Promise<SiteResponse> {
     const pages: Array<{ title: string; href: string; description?: string }> = [];
     for (const { open, href } of await this.contentsOf(visible)) {
+      const view = new VisitorView(claims, open.snapshot.content);
       for (const page of open.index.inOrder()) {
-        if (page.type !== 'document' || page.hidden) continue;
+        if (page.type !== 'document' || page.hidden || !view.shows(page)) continue;
         const url = href(page.id);
         const markdown = `${url.endsWith('/') ? `${url}index` : url}.md`;
         pages.push(
@@ -492,6 +518,20 @@ function robotsHeader(noindex: boolean): Record<string, string> {
 
 function redirect(location: string): SiteResponse {
   return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, body: '' };
+}
+
+/** Whether a page or a page above it is shown only to some visitors. */
+function hasCondition(open: OpenContent, page: PageNode): boolean {
+  for (let current: PageNode | undefined = page, guard = 0; current && guard < 1000; guard++) {
+    if (current.condition) return true;
+    current = current.parent ? open.snapshot.content.pages.get(current.parent) : undefined;
+  }
+  return false;
+}
+
+function claimsKey(claims: VisitorClaims): string {
+  const text = JSON.stringify(claims ?? {});
+  return text === '{}' ? '' : digest(text);
 }
 
 function digest(text: string): string {

@@ -23,6 +23,7 @@ import { colorAllowed, type Item, inlineImage, leaf, mark, pack } from './to-inl
  * | `<a href>`                                | link                              |
  * | `<img>` `<picture><source><img>`          | inline image (dark variant)       |
  * | `<br>`                                    | line break                        |
+ * | `<ul><li>` inside a line (table cells)    | one `• item` a line               |
  * | `<span>` `<u>` `<p>` and unknown elements | their content                     |
  */
 
@@ -122,6 +123,11 @@ function elementRule(name: string, attrs: Attributes, ctx: ToDocumentContext): R
       return { wrap: (inside) => [button(attrs, classes, inside, ctx)] };
     case 'picture':
       return { wrap: (inside, context) => picture(inside, context) };
+    // A list written as HTML inside a line (GitBook does so in table cells): one item a line.
+    case 'li':
+      return { wrap: (inside) => [leaf('• ', []), ...inside, leaf('\n', [])] };
+    case 'ul':
+    case 'ol':
     case 'span':
     case 'u':
     case 'p':
@@ -238,9 +244,10 @@ function colorMark(style: string, ctx: ToDocumentContext): Mark | undefined {
 }
 
 /**
- * A button. 0.202.0's button schema cannot be met (each branch of its `oneOf` forbids the label
- * the `allOf` requires), so documents for 0.202 carry a button that links as a link, with its
- * label; 0.146.0 has link buttons but no action buttons, which stay their label.
+ * A button, on the site. 0.202.0's button schema cannot be met (each branch of its `oneOf`
+ * forbids the label the `allOf` requires), and API documents validate against it, so there a
+ * button that links is a link with its label, and an action button (which 0.146.0 does not
+ * know) is its label.
  */
 function button(attrs: Attributes, classes: string[], inside: Item[], ctx: ToDocumentContext): Item {
   const label = itemsText(inside).trim().slice(0, 256);
