@@ -116,9 +116,7 @@ describe('the GitBook corpus imports', () => {
     }));
     for (const [repository, { spaceId }] of spaces) {
       const { data } = await client146.spaces.listSpaceLinks(spaceId, { status: 'broken' } as never);
-      const broken = (data.items as Array<{ target: { href?: string }; backlinks?: unknown }>).map((i) =>
-        JSON.stringify(i.target),
-      );
+      const broken = (data.items as unknown as Array<Record<string, unknown>>).map((i) => JSON.stringify(i));
       expect(broken, repository).toEqual([]);
     }
   });

@@ -18,7 +18,8 @@ export function extractLinks(markdown: string): Array<{ href: string; kind: Link
   const found: Array<{ href: string; kind: LinkKind }> = [];
   const lines = markdown.split('\n');
   const definitions = new Map<string, string>();
-  for (const match of markdown.matchAll(/^ {0,3}\[([^\]]+)\]:[ \t]*<?([^\s>]+)>?/gm))
+  // `[^1]: …` is a footnote, not a link definition.
+  for (const match of markdown.matchAll(/^ {0,3}\[([^\]^][^\]]*)\]:[ \t]*<?([^\s>]+)>?/gm))
     if (!definitions.has(label(match[1]!))) definitions.set(label(match[1]!), match[2]!);
   let fence: { char: string; length: number } | undefined;
   let inContentRef = false;
