@@ -254,8 +254,14 @@ export class SiteServer {
     };
     const extras = await documentExtras(this.deps.db, this.services, open, document);
     const href = pageHref(spaceRoot, open.index, page, first);
+    const base = this.documentLinks(open, spaceRoot, first);
     const links: DocumentLinks = {
-      ...this.documentLinks(open, spaceRoot, first),
+      ...base,
+      // A page the visitor may not see is named, not linked: no dead link, no hint of its address.
+      page: (pageId, anchor) => {
+        const target = open.snapshot.content.pages.get(pageId);
+        return target && view.shows(target) ? base.page(pageId, anchor) : undefined;
+      },
       visible: (expression) => view.holds(expression, page),
       expression: (expression) => view.text(expression, page),
       reusable: (id) => extras.reusable.get(id),
