@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionSyntaxError, evaluateCondition, parseCondition } from '../../src/publish/conditions.js';
+import {
+  ConditionSyntaxError,
+  evaluateCondition,
+  evaluateText,
+  parseCondition,
+} from '../../src/publish/conditions.js';
 
 const claims = {
   plan: 'pro',
@@ -163,5 +168,45 @@ describe('evaluateCondition', () => {
     expect(holds('visitor.claims.a.includes(null)', odd)).toBe(true);
     expect(holds('visitor.claims.n', odd)).toBe(false);
     expect(holds('visitor.claims.n == visitor.claims.n', odd)).toBe(false);
+  });
+});
+
+describe('expressions GitBook pages write', () => {
+  const scope = {
+    claims,
+    spaceVars: { REGION: 'eu', PRODUCT_NAME: 'Lumen', SEATS: 5 },
+    pageVars: { code: 'T-1' },
+  };
+
+  it('read space and page variables beside claims', () => {
+    expect(
+      evaluateCondition(
+        parseCondition('visitor.claims.admin === true && space.vars.REGION === "eu"'),
+        claims,
+        scope,
+      ),
+    ).toBe(true);
+    expect(evaluateCondition(parseCondition('space.vars.REGION === "us"'), claims, scope)).toBe(false);
+    expect(evaluateCondition(parseCondition('page.vars.code == "T-1"'), claims, scope)).toBe(true);
+    // Without variables given, they read as missing.
+    expect(evaluateCondition(parseCondition('space.vars.REGION === "eu"'), claims)).toBe(false);
+  });
+
+  it('pick and join texts with ? : and +', () => {
+    expect(evaluateText(parseCondition('space.vars.PRODUCT_NAME + " Cloud"'), scope)).toBe('Lumen Cloud');
+    expect(evaluateText(parseCondition('space.vars.SEATS + 1'), scope)).toBe('6');
+    expect(evaluateText(parseCondition('visitor.claims.plan === "pro" ? "Pro" : "Free"'), scope)).toBe('Pro');
+    expect(
+      evaluateText(parseCondition('visitor.claims.missing ? "yes" : space.vars.PRODUCT_NAME'), scope),
+    ).toBe('Lumen');
+    // Objects never show their insides; missing values show nothing.
+    expect(evaluateText(parseCondition('visitor.claims.company'), scope)).toBe('');
+    expect(evaluateText(parseCondition('space.vars.NOPE'), scope)).toBe('');
+  });
+
+  it('refuse other roots and half ternaries, naming the problem', () => {
+    expect(syntaxError('site.vars.X').message).toMatch(/Unknown name "site"/);
+    expect(syntaxError('space.claims.X').message).toMatch(/Expected "vars" after "space\."/);
+    expect(syntaxError('visitor.claims.a ? 1').message).toMatch(/Expected ":"/);
   });
 });
