@@ -293,6 +293,29 @@ describe('writing content', () => {
     expect((await admin.api.spaces.getFileInChangeRequestById(s, cr, file.id)).data.id).toBe(file.id);
   });
 
+  it('serves SVG as an image that cannot run script, and HTML only as a download', async () => {
+    const s = await space('Active files');
+    const cr = await newChangeRequest(admin.api, s);
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script><rect width="8" height="8"/></svg>';
+    await write(admin.api, s, cr, [
+      {
+        operation: 'insert_files',
+        files: [
+          { name: 'logo.svg', base64: Buffer.from(svg).toString('base64') },
+          { name: 'page.html', base64: Buffer.from('<script>alert(1)</script>').toString('base64') },
+        ],
+      },
+    ]);
+    const files = (await admin.api.spaces.listFilesInChangeRequestById(s, cr)).data.items;
+    const logo = await fetch(files.find((f) => f.name === 'logo.svg')!.downloadURL);
+    expect(logo.headers.get('content-type')).toBe('image/svg+xml');
+    expect(logo.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
+    expect(logo.headers.get('x-content-type-options')).toBe('nosniff');
+    const page = await fetch(files.find((f) => f.name === 'page.html')!.downloadURL);
+    expect(page.headers.get('content-type')).toBe('application/octet-stream');
+  });
+
   it('resolves files by the ref the batch gave them, in markdown and documents, wherever they are inserted', async () => {
     const s = await space('File refs');
     const cr = await newChangeRequest(admin.api, s);

@@ -24,10 +24,15 @@ export interface FileFacts {
   dimensions?: { width: number; height: number };
 }
 
+/** The type a file's name says it has (`application/octet-stream` when it says none we know). */
+export function typeFromName(name: string): string {
+  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+  return BY_EXTENSION[extension] ?? 'application/octet-stream';
+}
+
 /** What a stored file reports: its hash, its type (given, or from its name) and image size. */
 export function fileFacts(data: Buffer, name: string, given: string | undefined): FileFacts {
-  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
-  const contentType = given || BY_EXTENSION[extension] || 'application/octet-stream';
+  const contentType = given || typeFromName(name);
   const dimensions = imageSize(data);
   return { hash: blobHash(data), contentType, ...(dimensions ? { dimensions } : {}) };
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { notFound } from '../../errors.js';
 import type { App } from '../../http/types.js';
+import { typeFromName } from '../change-requests/file-facts.js';
 
 /**
  * File downloads, at the `downloadURL` of each file: by content hash, which only readers of the
@@ -24,8 +25,16 @@ export function fileRoutes(app: App): void {
       const stream = await services.blobs.stream(request.params.hash);
       if (!stream) throw notFound('No such file');
       const name = request.params.name;
+      const type = contentTypeOf(name);
+      // An SVG opened on its own is a document that could run script: forbid any, as for HTML
+      // a sandbox does (in an <img>, SVG never runs script anyway).
+      if (type === SVG)
+        reply.header(
+          'Content-Security-Policy',
+          "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+        );
       return reply
-        .header('Content-Type', contentTypeOf(name))
+        .header('Content-Type', type)
         .header('Cache-Control', 'public, max-age=31536000, immutable')
         .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
         .header('X-Content-Type-Options', 'nosniff')
@@ -34,19 +43,24 @@ export function fileRoutes(app: App): void {
   );
 }
 
-const TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  txt: 'text/plain; charset=utf-8',
-  json: 'application/json',
-};
+const SVG = 'image/svg+xml';
+/** Types served as what they are; anything else (HTML above all) is served as bytes to download. */
+const SERVED = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  SVG,
+  'application/pdf',
+  'application/json',
+  'text/plain',
+  'text/csv',
+  'video/mp4',
+]);
 
-/** Served types come from the name; anything active (HTML, SVG) is served as a download. */
+/** Served types come from the name. */
 function contentTypeOf(name: string): string {
-  const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  return TYPES[extension] ?? 'application/octet-stream';
+  const type = typeFromName(name);
+  if (!SERVED.has(type)) return 'application/octet-stream';
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
 }

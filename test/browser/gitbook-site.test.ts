@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { SiteVisibility } from '@gitbook/api';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../src/browser/chromium.js';
+import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { type GitServer, startGitServer } from '../helpers/git-server.js';
+import { importCorpus } from '../helpers/gitbook-corpus.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { publishedSite } from '../helpers/sites.js';
+
+/**
+ * The fixture corpus's handbook and developer portal, published and read in headless Chromium:
+ * each page as a reader sees it has no code box showing `{%` or GitBook's HTML, no broken
+ * image, no element that overflows the page, and the blocks are there as components. Screenshots
+ * of a few pages in both themes go to test-output/.
+ */
+
+const OUTPUT = path.resolve('test-output');
+
+let server: TestServer;
+let git: GitServer;
+let owner: TestUser;
+let browser: Browser;
+const roots: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { QUIRE_OUTBOUND_ALLOW: '127.0.0.1' } });
+  git = await startGitServer();
+  owner = await createUser(server);
+  const orgId = await createOrg(owner, 'Browser corpus');
+  for (const repository of ['handbook', 'developers'] as const) {
+    const { spaceId } = await importCorpus(server, git, owner, orgId, repository);
+    const site = await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, repository);
+    roots.push(site.urls.published!.replace(/\/?$/, '/'));
+  }
+  browser = await chromium.launch(await findChromium());
+  mkdirSync(OUTPUT, { recursive: true });
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await git?.close();
+});
+
+/** The pages of a site, from its sitemap (every visible page). */
+async function pagesOf(root: string): Promise<string[]> {
+  const xml = await (await fetch(`${root}sitemap.xml`)).text();
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+}
+
+describe('GitBook content in the browser', () => {
+  it('shows every block as a component: no raw tags, no broken image, nothing wider than the page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const problems: string[] = [];
+    let visited = 0;
+    for (const root of roots) {
+      for (const url of await pagesOf(root)) {
+        await page.goto(url, { waitUntil: 'load' });
+        visited++;
+        const found = await page.evaluate(() => {
+          const out: string[] = [];
+          const main = document.querySelector('main') ?? document.body;
+          for (const code of main.querySelectorAll('pre, code, .code')) {
+            const text = code.textContent ?? '';
+            // Code samples may show tags on purpose only inside fences of liquid or markdown.
+            if (
+              /\{%\s*(hint|tabs|stepper|step|updates|columns|if|include|openapi|embed|file|code)\b/.test(
+                text,
+              ) &&
+              !code.closest('[data-language="markdown"], [data-language="liquid"], .prompt')
+            )
+              out.push(`code shows a tag: ${text.slice(0, 60)}`);
+          }
+          const text = main.textContent ?? '';
+          for (const raw of [
+            '{% ',
+            '<figure',
+            '<table',
+            '<details',
+            'data-view=',
+            '<mark style',
+            'class="button',
+          ]) {
+            if (text.includes(raw)) out.push(`text shows ${raw}`);
+          }
+          for (const img of main.querySelectorAll('img')) {
+            const style = getComputedStyle(img);
+            if (style.display === 'none' || img.closest('[hidden]')) continue;
+            if (img.complete && img.naturalWidth === 0) out.push(`broken image ${img.getAttribute('src')}`);
+          }
+          if (document.documentElement.scrollWidth > window.innerWidth + 1)
+            out.push('page wider than the window');
+          return out;
+        });
+        for (const problem of found) problems.push(`${url}: ${problem}`);
+      }
+    }
+    expect(visited).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws steppers, cards, columns, tabs, timelines and dark images, in both themes', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        colorScheme: scheme,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const handbook = roots[0]!;
+      await page.goto(handbook, { waitUntil: 'load' });
+      await page.screenshot({ path: path.join(OUTPUT, `corpus-home-${scheme}.png`), fullPage: true });
+      expect(await page.locator('main a[href] .card, main .cards a, main .card').count()).toBeGreaterThan(0);
+      await page.goto(`${handbook}getting-started/quickstart`, { waitUntil: 'load' });
+      expect(await page.locator('main .stepper-step').count()).toBeGreaterThan(1);
+      await page.screenshot({ path: path.join(OUTPUT, `corpus-quickstart-${scheme}.png`), fullPage: true });
+      await page.goto(`${handbook}whats-new`, { waitUntil: 'load' });
+      expect(await page.locator('main time').count()).toBeGreaterThan(1);
+      await page.goto(`${handbook}guides/analytics/dashboards`, { waitUntil: 'load' });
+      // The dark variant shows in the dark theme only.
+      const shown = await page.evaluate(() =>
+        [...document.querySelectorAll('main img')]
+          .filter((img) => getComputedStyle(img).display !== 'none')
+          .map((img) => img.getAttribute('src') ?? ''),
+      );
+      expect(shown.some((src) => /dark/.test(src))).toBe(scheme === 'dark');
+      await page.screenshot({ path: path.join(OUTPUT, `corpus-dashboards-${scheme}.png`), fullPage: true });
+      await context.close();
+    }
+  });
+});
