@@ -85,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
       await services.searchEngine.started();
+      services.git.started();
       services.jobs.start();
     });
     app.addHook('onClose', async () => services.jobs.stop());

@@ -112,7 +112,11 @@ async function operation(spaceId: string): Promise<{ state: string; error?: stri
 }
 
 /** POST git/import and the jobs it queues, to completion; answers the milliseconds. */
-async function importInto(spaceId: string, repo: string, extra: Record<string, unknown> = {}): Promise<number> {
+async function importInto(
+  spaceId: string,
+  repo: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
   const start = performance.now();
   await call('POST', `/spaces/${spaceId}/git/import`, {
     url: git.repoUrl(repo),

@@ -30,6 +30,11 @@ export interface RepoFile {
   /** Git blob id. */
   oid: string;
   data: Buffer;
+  /**
+   * Left unread (an asset whose blob an earlier import took: see `ImportInput.unchanged`);
+   * reading `data` then throws.
+   */
+  unread?: true;
 }
 
 export interface FileFactsLike {
@@ -48,6 +53,19 @@ export interface ImportInput {
   /** Hash a body would be stored under, to tell unchanged pages. */
   bodyHash(markdown: string): string;
   facts(data: Buffer, name: string): FileFactsLike;
+  /** Optional: what earlier imports took from blobs, so a re-sync costs what changed. */
+  unchanged?: UnchangedBlobs;
+}
+
+/**
+ * What an earlier import already took from a blob. `asset`: the base content's file node from
+ * this blob at this git path (its facts are reused; the caller left the file `unread`, its bytes
+ * being in the blob store already). `page`: a page file as read before from a blob with the same
+ * oid (default: `parsePageFile` of its bytes).
+ */
+export interface UnchangedBlobs {
+  asset(gitPath: string, oid: string): FileNode | undefined;
+  page?(file: RepoFile): PageFile;
 }
 
 export interface ImportedContent {
@@ -224,7 +242,7 @@ export function repoToContent(input: ImportInput): ImportedContent {
         addEntries(entry.children, parent);
         continue;
       }
-      const parsed = readPage(file, filePath, warnings);
+      const parsed = readPage(file, filePath, warnings, input.unchanged?.page);
       const previous = reuse.take(`file:${gitPath(filePath)}`);
       const slug = freeSlug(parent, slugFor(entry, previous));
       const title = (parsed.title ?? entry.title).trim() || 'Untitled';
@@ -398,8 +416,13 @@ function isKeptFormatFile(path: string, config: GitbookConfig): boolean {
 }
 
 /** A page file's fields; front matter that cannot be read is reported and left as it is. */
-function readPage(file: RepoFile, filePath: string, warnings: string[]): PageFile {
-  const page = parsePageFile(file.data.toString('utf8'));
+function readPage(
+  file: RepoFile,
+  filePath: string,
+  warnings: string[],
+  read?: (file: RepoFile) => PageFile,
+): PageFile {
+  const page = read ? read(file) : parsePageFile(file.data.toString('utf8'));
   if (page.problem)
     warnings.push(
       `${filePath}: ${page.problem}; its fields were not read (the page and its body were imported)`,
@@ -462,20 +485,26 @@ function importAssets(
   for (const file of input.files.values()) {
     if (!file.path.startsWith(prefix)) continue;
     const name = file.path.slice(prefix.length);
-    const facts = input.facts(file.data, posix.basename(name));
+    const known = file.unread ? input.unchanged?.asset(gitPath(file.path), file.oid) : undefined;
+    if (file.unread && !known)
+      throw new Error(`${file.path} was left unread, but no earlier import took its blob`);
+    const facts = known
+      ? { contentType: known.contentType, hash: known.blob, dimensions: known.dimensions }
+      : input.facts(file.data, posix.basename(name));
     const previous = byName.get(name);
     byName.delete(name);
     const node: FileNode = {
       id: previous?.id ?? newId(),
       name,
       contentType: facts.contentType,
-      size: file.data.length,
+      size: known ? known.size : file.data.length,
       blob: facts.hash,
       git: { oid: file.oid, path: gitPath(file.path) },
       ...(facts.dimensions ? { dimensions: facts.dimensions } : {}),
     };
     files.set(node.id, node);
-    data.set(node.id, file.data);
+    // An unread asset's bytes are in the blob store already.
+    if (!known) data.set(node.id, file.data);
   }
   return { files, data };
 }

@@ -1,29 +1,21 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import type { CheckedUrl } from '../http/outbound.js';
 import { type Credentials, credentialEnv, redact } from './credentials.js';
+import { GitError } from './errors.js';
+import { ObjectReader } from './object-reader.js';
 
 /**
- * Running the system `git` for one sync: a temporary repository under the data directory
- * (removed afterwards), a clean environment (no user or system configuration, no prompts, no
+ * Running the system `git` for one sync: in the remote's cache repository under the data
+ * directory (see cache.ts), or in a temporary repository (removed afterwards); a clean environment (no user or system configuration, no prompts, no
  * hooks), every command under a timeout. Remote commands are pinned to the addresses the
  * outbound guard checked (`http.curloptResolve`) and follow no redirects, so git cannot be
  * steered to another host than the one allowed; only http(s) transports are enabled.
  */
 
-export type GitFailure = 'auth' | 'not-found' | 'unknown-ref' | 'network' | 'timeout' | 'rejected' | 'git';
-
-export class GitError extends Error {
-  constructor(
-    readonly kind: GitFailure,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GitError';
-  }
-}
+export { GitError, type GitFailure } from './errors.js';
 
 export interface Remote {
   checked: CheckedUrl;
@@ -32,33 +24,91 @@ export interface Remote {
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
+/** Where a workspace's repository is, and what happens to it when the sync is done. */
+interface Layout {
+  /** Where commands run: a bare cache repository, or a checkout. */
+  repo: string;
+  /** Where fetched objects go: a cache repository, or `repo` itself. */
+  store: string;
+  /** An empty directory of ours, as HOME. */
+  home: string;
+  /** Whether `store` is a cache kept between syncs (see cache.ts). */
+  cached: boolean;
+  dispose(): void;
+}
+
 export class GitWorkspace {
+  /**
+   * Set before an irreversible step (a push): a failure after it is reported as it is, never
+   * retried in a fresh repository.
+   */
+  committed = false;
+  private readonly readers = new Map<string, ObjectReader>();
+
   private constructor(
-    readonly dir: string,
+    private readonly layout: Layout,
     private readonly timeoutMs: number,
   ) {}
 
-  static async create(dataDir: string, timeoutMs: number): Promise<GitWorkspace> {
+  /** A temporary repository with a checkout, under the data directory, removed by `dispose`. */
+  static async create(dataDir: string, timeoutMs: number, alternate?: string): Promise<GitWorkspace> {
     const parent = path.join(dataDir, 'git-work');
     mkdirSync(parent, { recursive: true, mode: 0o700 });
     const dir = mkdtempSync(path.join(parent, 'sync-'));
-    const workspace = new GitWorkspace(dir, timeoutMs);
-    await workspace.git(['init', '-q', '-b', 'quire', 'repo']);
+    const repo = path.join(dir, 'repo');
+    const workspace = new GitWorkspace(
+      {
+        repo,
+        store: alternate ?? repo,
+        home: dir,
+        cached: alternate !== undefined,
+        dispose: () => rmSync(dir, { recursive: true, force: true }),
+      },
+      timeoutMs,
+    );
+    try {
+      await workspace.exec(['init', '-q', '--template=', '-b', 'quire', 'repo'], { cwd: dir });
+      // Objects of the cache are read from there, not copied (git's alternates).
+      if (alternate)
+        writeFileSync(
+          path.join(repo, '.git', 'objects', 'info', 'alternates'),
+          `${path.join(alternate, 'objects')}\n`,
+        );
+    } catch (error) {
+      workspace.dispose();
+      throw error;
+    }
     return workspace;
   }
 
+  /** The bare cache repository `dir` itself (made by the cache, which holds its lock). */
+  static inCache(dir: string, home: string, timeoutMs: number): GitWorkspace {
+    return new GitWorkspace({ repo: dir, store: dir, home, cached: true, dispose: () => {} }, timeoutMs);
+  }
+
+  /** Where commands run (for a checkout: the top of its working tree). */
   get repo(): string {
-    return path.join(this.dir, 'repo');
+    return this.layout.repo;
+  }
+
+  /** Whether fetched objects go to a cache kept between syncs. */
+  get cached(): boolean {
+    return this.layout.cached;
   }
 
   dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    for (const reader of this.readers.values()) reader.close();
+    this.readers.clear();
+    this.layout.dispose();
   }
 
   private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: this.dir,
+      HOME: this.layout.home,
+      // Never a repository above ours (a damaged cache must not lead git to the data
+      // directory's parents).
+      GIT_CEILING_DIRECTORIES: path.dirname(this.layout.repo),
       LANG: 'C',
       LC_ALL: 'C',
       GIT_CONFIG_NOSYSTEM: '1',
@@ -72,10 +122,10 @@ export class GitWorkspace {
     };
   }
 
-  /** Runs git in the repository (or the workspace for `init`); answers stdout. */
+  /** Runs git in the repository; answers stdout. */
   git(
     args: string[],
-    options: { env?: Record<string, string>; input?: string; secrets?: Credentials; buffer?: boolean } = {},
+    options: { env?: Record<string, string>; input?: string; secrets?: Credentials } = {},
   ): Promise<string> {
     return this.exec(args, options).then((out) => out.toString('utf8'));
   }
@@ -86,16 +136,16 @@ export class GitWorkspace {
 
   private exec(
     args: string[],
-    options: { env?: Record<string, string>; input?: string; secrets?: Credentials },
+    options: { env?: Record<string, string>; input?: string; secrets?: Credentials; cwd?: string },
   ): Promise<Buffer> {
-    const cwd = args[0] === 'init' ? this.dir : this.repo;
+    const command = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? 'git';
     const full = ['-c', 'core.hooksPath=/dev/null', '-c', 'credential.helper=', ...args];
     return new Promise((resolve, reject) => {
       const child = execFile(
         'git',
         full,
         {
-          cwd,
+          cwd: options.cwd ?? this.repo,
           env: this.env(options.env),
           timeout: this.timeoutMs,
           maxBuffer: MAX_OUTPUT,
@@ -107,9 +157,9 @@ export class GitWorkspace {
           const text = redact(stderr.toString('utf8').trim(), options.secrets);
           if ((error as NodeJS.ErrnoException & { killed?: boolean }).killed)
             return reject(
-              new GitError('timeout', `git ${args[0]} did not finish within ${this.timeoutMs / 1000} s`),
+              new GitError('timeout', `git ${command} did not finish within ${this.timeoutMs / 1000} s`),
             );
-          reject(classify(args[0]!, text, (error as { code?: unknown }).code));
+          reject(classify(command, text, (error as { code?: unknown }).code));
         },
       );
       if (options.input !== undefined) child.stdin?.end(options.input);
@@ -120,63 +170,35 @@ export class GitWorkspace {
    * The bytes of many blobs through one `git cat-file --batch` (one process, not one per blob);
    * answers them by oid. Output is bounded by `maxBytes` all together.
    */
-  readBlobs(oids: string[], maxBytes: number): Promise<Map<string, Buffer>> {
+  async readBlobs(oids: string[], maxBytes: number): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
-    if (oids.length === 0) return Promise.resolve(out);
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', ['-c', 'core.hooksPath=/dev/null', 'cat-file', '--batch'], {
-        cwd: this.repo,
-        env: this.env(),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), this.timeoutMs);
-      const chunks: Buffer[] = [];
-      let total = 0;
-      let stderr = '';
-      let failed: Error | undefined;
-      child.stdout.on('data', (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > maxBytes + oids.length * 64) {
-          failed ??= new GitError('git', `the blobs are larger than ${maxBytes} bytes all together`);
-          child.kill('SIGKILL');
-          return;
-        }
-        chunks.push(chunk);
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-      });
-      child.on('error', (error) => {
-        failed ??= error;
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        if (failed) return reject(failed);
-        if (signal === 'SIGKILL')
-          return reject(
-            new GitError('timeout', `git cat-file did not finish within ${this.timeoutMs / 1000} s`),
-          );
-        if (code !== 0) return reject(classify('cat-file', stderr.trim(), code));
-        const data = Buffer.concat(chunks);
-        let at = 0;
-        while (at < data.length) {
-          const eol = data.indexOf(10, at);
-          if (eol < 0) break;
-          const [oid, type, size] = data.subarray(at, eol).toString('utf8').split(' ');
-          if (type !== 'blob' || size === undefined)
-            return reject(new GitError('git', `git cat-file: ${data.subarray(at, eol).toString('utf8')}`));
-          const start = eol + 1;
-          const end = start + Number(size);
-          out.set(oid!, data.subarray(start, end));
-          at = end + 1;
-        }
-        resolve(out);
-      });
-      child.stdin.on('error', () => {
-        // the process ended early; its exit reports why
-      });
-      child.stdin.end(`${oids.join('\n')}\n`);
-    });
+    for (const object of await this.reader(this.repo).read(oids, 'blob', maxBytes))
+      out.set(object.oid, object.data);
+    return out;
+  }
+
+  /** A commit (any revision naming one) and its message, through one `git cat-file`. */
+  private async readCommit(rev: string, cwd: string): Promise<{ oid: string; message: string }> {
+    const [object] = await this.reader(cwd).read([rev], 'commit', 16 * 1024 * 1024);
+    const raw = object!.data.toString('utf8');
+    const end = raw.indexOf('\n\n');
+    const headers = end < 0 ? raw : raw.slice(0, end);
+    // A message in another encoding than UTF-8 (rare, old tools): git converts it.
+    if (/^encoding (?!utf-?8$)/im.test(headers)) {
+      const message = await this.exec(['log', '-1', '--format=%B', object!.oid], { cwd });
+      return { oid: object!.oid, message: message.toString('utf8').trim() };
+    }
+    return { oid: object!.oid, message: end < 0 ? '' : raw.slice(end + 2).trim() };
+  }
+
+  /** The workspace's `git cat-file` process for reads in `cwd` (started at the first read). */
+  private reader(cwd: string): ObjectReader {
+    let reader = this.readers.get(cwd);
+    if (!reader) {
+      reader = new ObjectReader(cwd, this.env(), this.timeoutMs);
+      this.readers.set(cwd, reader);
+    }
+    return reader;
   }
 
   /** Options and environment for a command talking to the remote. */
@@ -217,23 +239,38 @@ export class GitWorkspace {
     return line?.split('\t')[0];
   }
 
-  /** Fetches `ref` into `refs/quire/remote`; answers its commit. */
+  /**
+   * Fetches `ref` into `refs/quire/<ref without refs/>` of the object store (the cache, where
+   * what was fetched before is kept: only new objects are downloaded); answers that local ref.
+   */
   async fetch(remote: Remote, ref: string): Promise<string> {
     const { args, env } = this.remoteArgs(remote);
-    await this.git(
+    const local = trackingRef(ref);
+    const secrets = remote.credentials ? { secrets: remote.credentials } : {};
+    await this.exec(
       [
         ...args,
+        // No maintenance behind our back: the cache runs it itself while it holds its lock.
+        '-c',
+        'gc.auto=0',
+        '-c',
+        'maintenance.auto=false',
         'fetch',
         '-q',
         '--no-tags',
         '--no-recurse-submodules',
         '--',
         remote.checked.url.toString(),
-        `+${ref}:refs/quire/remote`,
+        `+${ref}:${local}`,
       ],
-      { env, ...(remote.credentials ? { secrets: remote.credentials } : {}) },
+      { env, cwd: this.layout.store, ...secrets },
     );
-    return (await this.git(['rev-parse', 'refs/quire/remote'])).trim();
+    return local;
+  }
+
+  /** The commit a ref of `fetch` points at, and its message. */
+  fetched(local: string): Promise<{ oid: string; message: string }> {
+    return this.readCommit(`${local}^{commit}`, this.layout.store);
   }
 
   async push(remote: Remote, commit: string, ref: string, force: boolean): Promise<void> {
@@ -251,6 +288,11 @@ export class GitWorkspace {
       { env, ...(remote.credentials ? { secrets: remote.credentials } : {}) },
     );
   }
+}
+
+/** Where the cache keeps a fetched branch: `refs/heads/main` -> `refs/quire/heads/main`. */
+export function trackingRef(ref: string): string {
+  return `refs/quire/${ref.replace(/^refs\//, '')}`;
 }
 
 function classify(command: string, stderr: string, code: unknown): GitError {

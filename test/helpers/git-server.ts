@@ -14,8 +14,11 @@ export interface GitServer {
   url: string;
   user: string;
   password: string;
-  /** The authorization headers the server received (to check what clients sent). */
-  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /**
+   * The requests the server received (to check what clients sent), with the bytes of each
+   * answer's body (to check what a fetch transferred; set when the answer ends).
+   */
+  requests: Array<{ method: string; path: string; authorized: boolean; bytes: number }>;
   createRepo(name: string): string;
   /** URL of a repository, with credentials unless `auth` is false. */
   repoUrl(name: string, auth?: boolean | { user: string; password: string }): string;
@@ -62,7 +65,8 @@ export async function startGitServer(options: { user?: string; password?: string
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const authorized = req.headers.authorization === expected;
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, authorized });
+    const record = { method: req.method ?? 'GET', path: url.pathname, authorized, bytes: 0 };
+    requests.push(record);
     if (!authorized) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
       res.end('authentication required');
@@ -88,7 +92,10 @@ export async function startGitServer(options: { user?: string; password?: string
     let head = Buffer.alloc(0);
     let headersDone = false;
     child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) return void res.write(chunk);
+      if (headersDone) {
+        record.bytes += chunk.length;
+        return void res.write(chunk);
+      }
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
@@ -103,6 +110,7 @@ export async function startGitServer(options: { user?: string; password?: string
         else headers[name] = value;
       }
       res.writeHead(status, headers);
+      record.bytes += head.length - end - 4;
       res.write(head.subarray(end + 4));
     });
     child.stdout.on('end', () => res.end());

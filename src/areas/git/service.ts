@@ -2,14 +2,16 @@ import type { Actor } from '../../auth/actor.js';
 import type { GitSyncsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, invalidField, notFound } from '../../errors.js';
+import { GitCache } from '../../git/cache.js';
 import { CredentialSealer, splitCredentials } from '../../git/credentials.js';
+import { PageFileMemo } from '../../git/page-files.js';
 import { GitError } from '../../git/runner.js';
 import { OutboundError } from '../../http/outbound.js';
 import type { JobContext } from '../../jobs/queue.js';
 import type { Services } from '../../services.js';
 import type { ExportGitBody, ImportGitBody } from './schemas.js';
 import { runExport } from './sync-export.js';
-import { runImport, SyncFailure } from './sync-import.js';
+import { GIT_TIMEOUT_MS, runImport, SyncFailure } from './sync-import.js';
 
 /** What a sync job carries: the request, its credentials sealed (never in clear in the job table). */
 export interface SyncJob {
@@ -40,12 +42,22 @@ const REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\]+(?<![/.])$
  */
 export class GitService {
   readonly sealer: CredentialSealer;
+  /** Repositories kept between syncs, so a re-sync fetches and reads what changed. */
+  readonly cache: GitCache;
+  /** Page files read by earlier syncs, by blob: a re-sync parses the pages that changed. */
+  readonly pageFiles = new PageFileMemo(16 * 1024 * 1024);
 
   constructor(
     private readonly deps: Deps,
     private readonly services: Services,
   ) {
     this.sealer = new CredentialSealer(deps.config.dataDir);
+    this.cache = new GitCache(deps.config.dataDir, GIT_TIMEOUT_MS, deps.log);
+  }
+
+  /** At start-up: caches unused for long removed (in the background). */
+  started(): void {
+    this.cache.sweepSoon();
   }
 
   registerJobs(): void {
@@ -210,6 +222,7 @@ export class GitService {
         if (!(error instanceof ApiError)) log.error({ err: error }, 'git sync crashed');
       }
     } finally {
+      this.cache.sweepSoon();
       await this.deps.db
         .updateTable('git_syncs')
         .set({ lease_job: null, lease_until: null })

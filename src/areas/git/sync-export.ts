@@ -8,19 +8,21 @@ import type { Deps } from '../../deps.js';
 import { contentToRepo, type ExportedFile } from '../../git/content-to-repo.js';
 import type { Credentials } from '../../git/credentials.js';
 import { DEFAULT_CONFIG, type GitbookConfig, parseGitbookConfig } from '../../git/gitbook-yaml.js';
-import { GitWorkspace } from '../../git/runner.js';
+import type { GitWorkspace } from '../../git/runner.js';
 import type { Services } from '../../services.js';
 import { threeWayMerge } from '../change-requests/merging.js';
 import type { SyncJob } from './service.js';
 import {
   commitOf,
   convert,
-  GIT_TIMEOUT_MS,
+  fetchBranch,
   readRepo,
   remoteOf,
   SyncFailure,
   type SyncOutcome,
   snapshotOf,
+  storeFileData,
+  unchangedIn,
   writeImported,
 } from './sync-import.js';
 
@@ -56,14 +58,15 @@ export async function runExport(
     };
   });
 
-  const ws = await GitWorkspace.create(deps.config.dataDir, GIT_TIMEOUT_MS);
-  try {
+  // A temporary checkout whose objects come from the remote's cache (fetches go there).
+  return services.git.cache.run(remote, job.projectDir, 'checkout', async (ws) => {
     const head = await ws.lsRemote(remote, job.ref);
     let parent: string | undefined;
     let config: GitbookConfig | undefined;
     let merged: Merged | undefined;
     if (head) {
-      parent = await ws.fetch(remote, job.ref);
+      const fetched = await ws.fetched(await fetchBranch(ws, remote, job));
+      parent = fetched.oid;
       config = await configAt(ws, parent, job.projectDir);
       const moved = row?.last_commit && row.last_commit !== parent;
       if (moved && !job.force) {
@@ -73,6 +76,7 @@ export async function runExport(
           );
         merged = await mergeRemote(deps, services, job, ws, {
           remoteCommit: parent,
+          remoteMessage: fetched.message,
           lastRevision: row.last_revision,
           oursRevision: current.revisionId,
           oursTree: current.treeHash,
@@ -105,7 +109,9 @@ export async function runExport(
     else {
       await ws.git(['commit', '-q', '--no-verify', '-F', '-'], { input: message });
       commit = (await ws.git(['rev-parse', 'HEAD'])).trim();
-      // On top of the branch's head: a fast-forward, never a forced push.
+      // On top of the branch's head: a fast-forward, never a forced push. From here on a failure
+      // is reported as it is (never retried in a fresh repository).
+      ws.committed = true;
       await ws.push(remote, commit, job.ref, false);
       created = true;
     }
@@ -128,9 +134,7 @@ export async function runExport(
         .execute();
     await recordSynced(deps, job, commit, current.revisionId);
     return { commit, warnings: nothing };
-  } finally {
-    ws.dispose();
-  }
+  });
 }
 
 /** Markdown of each document page and reusable content with a body, by id. */
@@ -251,21 +255,32 @@ async function mergeRemote(
   ws: GitWorkspace,
   at: {
     remoteCommit: string;
+    remoteMessage: string;
     lastRevision: string;
     oursRevision: string;
     oursTree: string;
     config: GitbookConfig | undefined;
   },
 ): Promise<Merged> {
-  const files = await readRepo(ws, at.remoteCommit, job.projectDir);
-  const remoteMessage = (await ws.git(['log', '-1', '--format=%B', at.remoteCommit])).trim();
+  // The assets of the revision synced last that the branch still has are not read again.
+  const last = await snapshotOf(services, deps.db, at.lastRevision);
+  const unchanged = unchangedIn(last.content, services.git.pageFiles);
+  const files = await readRepo(ws, at.remoteCommit, job.projectDir, unchanged, services.git.pageFiles);
+  const { remoteMessage } = at;
   // Everything written here is content-addressed (bodies, trees, blobs) and no revision points
   // at it yet; a conflict rolls it back.
   return deps.db.transaction().execute(async (tx) => {
     const base = await snapshotOf(services, tx, at.lastRevision);
     const ours = await services.store.snapshot(tx, at.oursTree);
     const now = deps.clock.now().toISOString();
-    const imported = convert(services, files, job, withGitPaths(base.content, job, at.config), now);
+    const imported = convert(
+      services,
+      files,
+      job,
+      withGitPaths(base.content, job, at.config),
+      now,
+      unchanged,
+    );
     const { treeHash: theirsTree } = await writeImported(services, tx, base, imported);
     const theirs = await services.store.snapshot(tx, theirsTree);
     const result = await threeWayMerge(services, tx, base, ours, theirs);
@@ -274,7 +289,7 @@ async function mergeRemote(
         `the branch ${job.ref} moved since the last sync (now at ${at.remoteCommit.slice(0, 12)}) and its changes conflict with the space's (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'}, listed in the warnings); nothing was changed. Resolve them on either side, or export with force to overwrite the branch with the space's content`,
         result.conflicts.map((c) => c.message),
       );
-    for (const data of imported.fileData.values()) await services.blobs.put(data);
+    await storeFileData(services, imported.fileData.values());
     const snapshot = await services.store.snapshot(tx, result.treeHash!);
     return {
       remoteCommit: at.remoteCommit,

@@ -1,18 +1,20 @@
 import { unknownConstructs } from '../../content/markdown/index.js';
 import { type GitCommit, insertRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
-import type { FileNode, PageNode, RevisionContent } from '../../content/tree.js';
-import type { Tx } from '../../db/database.js';
+import { EMPTY_CONTENT, type FileNode, type PageNode, type RevisionContent } from '../../content/tree.js';
+import type { Db, Tx } from '../../db/database.js';
 import type { GitSyncsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import type { Credentials } from '../../git/credentials.js';
+import type { PageFileMemo } from '../../git/page-files.js';
 import {
   type ImportedContent,
   ImportFormatError,
   type RepoFile,
   repoToContent,
+  type UnchangedBlobs,
 } from '../../git/repo-to-content.js';
-import { GitError, GitWorkspace, type Remote } from '../../git/runner.js';
+import { GitError, type GitWorkspace, type Remote } from '../../git/runner.js';
 import type { Services } from '../../services.js';
 import { MAX_FILE_BYTES, MAX_MARKDOWN_BYTES } from '../change-requests/content-writes.js';
 import { fileFacts } from '../change-requests/file-facts.js';
@@ -47,23 +49,25 @@ export async function remoteOf(
   return { checked, credentials };
 }
 
-/** The files of `commit` under the project directory that the format reads, by path in it. */
+/**
+ * The files of `commit` under the project directory that the format reads, by path in it.
+ * What did not change is not read from git: assets the base content took from the same blob at
+ * the same path are left `unread` (their bytes are in the blob store already), and page files
+ * read before by this process come from `pageFiles`. Format files (YAML) are always read.
+ */
 export async function readRepo(
   ws: GitWorkspace,
   commit: string,
   projectDir: string,
+  unchanged?: UnchangedBlobs,
+  pageFiles?: PageFileMemo,
+  listed?: Promise<string>,
 ): Promise<Map<string, RepoFile>> {
-  const listing = await ws.git([
-    'ls-tree',
-    '-r',
-    '-z',
-    '--long',
-    commit,
-    ...(projectDir ? ['--', projectDir] : []),
-  ]);
+  const listing = await (listed ?? listRepo(ws, commit, projectDir));
   const prefix = projectDir ? `${projectDir}/` : '';
-  const wanted: Array<{ path: string; oid: string }> = [];
+  const wanted: Array<{ path: string; oid: string; unread: boolean; text?: string | undefined }> = [];
   let total = 0;
+  let toRead = 0;
   for (const entry of listing.split('\0')) {
     if (entry === '') continue;
     const tab = entry.indexOf('\t');
@@ -83,13 +87,67 @@ export async function readRepo(
       throw new SyncFailure(
         `the project directory holds more than ${MAX_REPOSITORY_BYTES / 1024 / 1024} MiB of pages and assets`,
       );
-    wanted.push({ path: inProject, oid: oid! });
+    const markdown = /\.md$/i.test(inProject);
+    const unread = !markdown && !/\.ya?ml$/i.test(inProject) && unchanged?.asset(path, oid!) !== undefined;
+    const text = markdown ? pageFiles?.text(oid!) : undefined;
+    if (!unread && text === undefined) toRead += bytes;
+    wanted.push({ path: inProject, oid: oid!, unread, text });
   }
-  // One `git cat-file --batch` for all of them.
-  const blobs = await ws.readBlobs([...new Set(wanted.map((w) => w.oid))], total);
+  // One `git cat-file --batch` for all the others.
+  const blobs = await ws.readBlobs(
+    [...new Set(wanted.filter((w) => !w.unread && w.text === undefined).map((w) => w.oid))],
+    toRead,
+  );
   const files = new Map<string, RepoFile>();
-  for (const { path, oid } of wanted) files.set(path, { path, oid, data: blobs.get(oid)! });
+  for (const { path, oid, unread, text } of wanted)
+    files.set(
+      path,
+      unread
+        ? unreadFile(path, oid)
+        : { path, oid, data: text !== undefined ? Buffer.from(text, 'utf8') : blobs.get(oid)! },
+    );
   return files;
+}
+
+/** `git ls-tree` of the project directory at `rev` (a commit, or a ref naming one). */
+export function listRepo(ws: GitWorkspace, rev: string, projectDir: string): Promise<string> {
+  return ws.git(['ls-tree', '-r', '-z', '--long', rev, ...(projectDir ? ['--', projectDir] : [])]);
+}
+
+function unreadFile(path: string, oid: string): RepoFile {
+  return {
+    path,
+    oid,
+    unread: true,
+    get data(): Buffer {
+      throw new Error(`${path} was left unread (its blob is unchanged since the last import)`);
+    },
+  };
+}
+
+/**
+ * What earlier imports took from blobs (see `UnchangedBlobs`): the assets of `content`, by git
+ * path and blob, and the page files read before, by blob.
+ */
+export function unchangedIn(content: RevisionContent, pageFiles: PageFileMemo): UnchangedBlobs {
+  const byPath = new Map<string, FileNode>();
+  for (const file of content.files.values()) if (file.git?.oid) byPath.set(file.git.path, file);
+  return {
+    asset(gitPath, oid) {
+      const node = byPath.get(gitPath);
+      return node?.git?.oid === oid ? node : undefined;
+    },
+    page: (file) => pageFiles.read(file),
+  };
+}
+
+/** Stores the bytes of the files read, several at a time. */
+export async function storeFileData(services: Services, data: Iterable<Buffer>): Promise<void> {
+  const queue = [...data];
+  const worker = async () => {
+    for (let next = queue.pop(); next; next = queue.pop()) await services.blobs.put(next);
+  };
+  await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
 }
 
 export function convert(
@@ -98,6 +156,7 @@ export function convert(
   job: SyncJob,
   base: RevisionContent,
   now: string,
+  unchanged?: UnchangedBlobs,
 ): ImportedContent {
   try {
     const imported = repoToContent({
@@ -105,6 +164,7 @@ export function convert(
       projectDir: job.projectDir,
       base,
       now,
+      ...(unchanged ? { unchanged } : {}),
       maxMarkdownBytes: MAX_MARKDOWN_BYTES,
       bodyHash: (markdown) => services.store.bodyHash(markdown),
       facts: (data, name) => fileFacts(data, name, undefined),
@@ -142,11 +202,19 @@ export async function writeImported(
   base: Snapshot,
   imported: ImportedContent,
 ): Promise<{ treeHash: string; changedPages: Set<string> }> {
-  const ids = [...imported.bodies.keys()];
-  await services.store.putBodies(tx, [
-    ...ids.map((id) => imported.bodies.get(id)!),
-    ...imported.texts.values(),
-  ]);
+  // Bodies and texts the base has already are stored already (content-addressed).
+  const stored = new Set<string>();
+  for (const page of base.content.pages.values()) if (page.body) stored.add(page.body);
+  const layout = base.content.repository;
+  if (layout)
+    for (const hash of [...Object.values(layout.files), layout.summary?.text]) if (hash) stored.add(hash);
+  const fresh: string[] = [];
+  for (const [id, markdown] of imported.bodies) {
+    const hash = imported.pages.get(id)?.body;
+    if (!hash || !stored.has(hash)) fresh.push(markdown);
+  }
+  for (const [hash, text] of imported.texts) if (!stored.has(hash)) fresh.push(text);
+  if (fresh.length > 0) await services.store.putBodies(tx, fresh);
   const content: RevisionContent = {
     ...base.content,
     pages: imported.pages,
@@ -201,78 +269,108 @@ export async function runImport(
   row: GitSyncsTable | undefined,
 ): Promise<SyncOutcome> {
   const remote = await remoteOf(services, job, credentials);
-  const ws = await GitWorkspace.create(deps.config.dataDir, GIT_TIMEOUT_MS);
-  try {
-    let commit: string;
-    try {
-      commit = await ws.fetch(remote, job.ref);
-    } catch (error) {
-      if (error instanceof GitError && error.kind === 'unknown-ref')
-        throw new SyncFailure(
-          `the repository has no branch ${job.ref.replace(/^refs\/heads\//, '')} (${job.ref})`,
-        );
-      throw error;
+  // What the space has now: its assets' blobs need not be read again.
+  const unchanged = unchangedIn(
+    (await currentContent(deps.db, services, job.spaceId)) ?? EMPTY_CONTENT,
+    services.git.pageFiles,
+  );
+  const read = await services.git.cache.run(remote, job.projectDir, 'bare', async (ws) => {
+    const local = await fetchBranch(ws, remote, job);
+    // The commit and the tree's listing at once (two processes, not one after the other).
+    const listed = listRepo(ws, local, job.projectDir);
+    listed.catch(() => {}); // awaited below in every case
+    const { oid: commit, message } = await ws.fetched(local);
+    if (!job.force && !job.standalone && row?.last_commit === commit) {
+      await listed.catch(() => {});
+      return { commit };
     }
-    if (!job.force && !job.standalone && row?.last_commit === commit)
-      return { commit, warnings: ['the branch is at the commit synced last; nothing to import'] };
-    const message = (await ws.git(['log', '-1', '--format=%B', commit])).trim();
-    const files = await readRepo(ws, commit, job.projectDir);
-    if (files.size === 0 && job.projectDir)
-      throw new SyncFailure(`the repository has nothing under the project directory "${job.projectDir}"`);
-
-    return await deps.db.transaction().execute(async (tx) => {
-      let query = tx.selectFrom('spaces').selectAll().where('id', '=', job.spaceId);
-      if (deps.dialect === 'postgres') query = query.forUpdate();
-      const space = await query.executeTakeFirst();
-      if (!space || space.deleted_at) throw new SyncFailure('the space was deleted');
-      const base = await snapshotOf(services, tx, space.revision_id);
-      const now = deps.clock.now().toISOString();
-      const imported = convert(services, files, job, base.content, now);
-      for (const data of imported.fileData.values()) await services.blobs.put(data);
-      const { treeHash, changedPages } = await writeImported(services, tx, base, imported);
-      let revisionId = space.revision_id;
-      if (treeHash !== base.treeHash || job.standalone) {
-        const revision = await insertRevision(tx, {
-          spaceId: job.spaceId,
-          treeHash,
-          parents: [space.revision_id],
-          type: 'edits',
-          createdBy: job.actorId,
-          createdAt: now,
-          git: commitOf(job, commit, message, false),
-        });
-        revisionId = revision.id;
-        if (!job.standalone) {
-          await tx
-            .updateTable('spaces')
-            .set({ revision_id: revision.id, updated_at: now })
-            .where('id', '=', job.spaceId)
-            .execute();
-          const snapshot = await services.store.snapshot(tx, treeHash);
-          await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
-          await services.searchEngine.spaceChanged(tx, job.spaceId);
-        }
-      }
+    const files = await readRepo(ws, commit, job.projectDir, unchanged, services.git.pageFiles, listed);
+    return { commit, message, files };
+  });
+  const { commit } = read;
+  if (!read.files)
+    return { commit, warnings: ['the branch is at the commit synced last; nothing to import'] };
+  const { files, message } = read;
+  if (files.size === 0 && job.projectDir)
+    throw new SyncFailure(`the repository has nothing under the project directory "${job.projectDir}"`);
+  return await deps.db.transaction().execute(async (tx) => {
+    let query = tx.selectFrom('spaces').selectAll().where('id', '=', job.spaceId);
+    if (deps.dialect === 'postgres') query = query.forUpdate();
+    const space = await query.executeTakeFirst();
+    if (!space || space.deleted_at) throw new SyncFailure('the space was deleted');
+    const base = await snapshotOf(services, tx, space.revision_id);
+    const now = deps.clock.now().toISOString();
+    const imported = convert(services, files, job, base.content, now, unchanged);
+    await storeFileData(services, imported.fileData.values());
+    const { treeHash, changedPages } = await writeImported(services, tx, base, imported);
+    let revisionId = space.revision_id;
+    if (treeHash !== base.treeHash || job.standalone) {
+      const revision = await insertRevision(tx, {
+        spaceId: job.spaceId,
+        treeHash,
+        parents: [space.revision_id],
+        type: 'edits',
+        createdBy: job.actorId,
+        createdAt: now,
+        git: commitOf(job, commit, message, false),
+      });
+      revisionId = revision.id;
       if (!job.standalone) {
         await tx
-          .updateTable('git_syncs')
-          .set({
-            last_commit: commit,
-            last_revision: revisionId,
-            ...(job.timestamp ? { last_timestamp: job.timestamp } : {}),
-            redirects: JSON.stringify(imported.config.redirects),
-          })
-          .where('space_id', '=', job.spaceId)
+          .updateTable('spaces')
+          .set({ revision_id: revision.id, updated_at: now })
+          .where('id', '=', job.spaceId)
           .execute();
+        const snapshot = await services.store.snapshot(tx, treeHash);
+        await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
+        await services.searchEngine.spaceChanged(tx, job.spaceId);
       }
-      return { commit, warnings: imported.warnings };
-    });
-  } finally {
-    ws.dispose();
+    }
+    if (!job.standalone) {
+      await tx
+        .updateTable('git_syncs')
+        .set({
+          last_commit: commit,
+          last_revision: revisionId,
+          ...(job.timestamp ? { last_timestamp: job.timestamp } : {}),
+          redirects: JSON.stringify(imported.config.redirects),
+        })
+        .where('space_id', '=', job.spaceId)
+        .execute();
+    }
+    return { commit, warnings: imported.warnings };
+  });
+}
+
+/** Fetches the job's branch into the workspace; answers the local ref it is fetched to. */
+export async function fetchBranch(ws: GitWorkspace, remote: Remote, job: SyncJob): Promise<string> {
+  try {
+    return await ws.fetch(remote, job.ref);
+  } catch (error) {
+    if (error instanceof GitError && error.kind === 'unknown-ref')
+      throw new SyncFailure(
+        `the repository has no branch ${job.ref.replace(/^refs\/heads\//, '')} (${job.ref})`,
+      );
+    throw error;
   }
 }
 
-export async function snapshotOf(services: Services, tx: Tx, revisionId: string): Promise<Snapshot> {
+/** The content of the space's current revision (undefined when the space is gone). */
+async function currentContent(
+  db: Db,
+  services: Services,
+  spaceId: string,
+): Promise<RevisionContent | undefined> {
+  const row = await db
+    .selectFrom('spaces')
+    .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')
+    .select('revisions.tree_hash')
+    .where('spaces.id', '=', spaceId)
+    .executeTakeFirst();
+  return row ? (await services.store.snapshot(db, row.tree_hash)).content : undefined;
+}
+
+export async function snapshotOf(services: Services, tx: Tx | Db, revisionId: string): Promise<Snapshot> {
   const row = await tx
     .selectFrom('revisions')
     .select('tree_hash')
