@@ -275,6 +275,7 @@ export class SiteServer {
       title: page.title,
       description: page.description,
       emoji: page.emoji,
+      cover: coverOf(page, base),
       href,
       markdownHref: `${href === spaceRoot ? `${spaceRoot.replace(/\/?$/, '/')}index` : href}.md`,
       breadcrumbs: breadcrumbs(open.index, spaceRoot, page, first),
@@ -524,6 +525,23 @@ function robotsHeader(noindex: boolean): Record<string, string> {
 
 function redirect(location: string): SiteResponse {
   return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, body: '' };
+}
+
+/** The cover a page shows (a file of the space or a URL), when its layout shows one. */
+function coverOf(page: PageNode, links: DocumentLinks): PageContent['cover'] {
+  const cover = page.cover;
+  if (!cover || page.layout?.cover === false) return undefined;
+  const src = (ref: NonNullable<PageNode['cover']>['ref']) =>
+    ref.kind === 'file' ? links.file(ref.file)?.href : safeUrl(ref.url);
+  const light = src(cover.ref);
+  if (!light) return undefined;
+  return {
+    src: light,
+    srcDark: cover.refDark ? src(cover.refDark) : undefined,
+    yPos: cover.yPos,
+    height: cover.height,
+    size: page.layout?.coverSize ?? 'hero',
+  };
 }
 
 /** Whether a page or a page above it is shown only to some visitors. */

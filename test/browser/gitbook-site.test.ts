@@ -66,7 +66,7 @@ describe('GitBook content in the browser', () => {
         const found = await page.evaluate(() => {
           const out: string[] = [];
           const main = document.querySelector('main') ?? document.body;
-          for (const code of main.querySelectorAll('pre, code, .code')) {
+          for (const code of Array.from(main.querySelectorAll('pre, code, .code'))) {
             const text = code.textContent ?? '';
             // Code samples may show tags on purpose only inside fences of liquid or markdown.
             if (
@@ -89,7 +89,7 @@ describe('GitBook content in the browser', () => {
           ]) {
             if (text.includes(raw)) out.push(`text shows ${raw}`);
           }
-          for (const img of main.querySelectorAll('img')) {
+          for (const img of Array.from(main.querySelectorAll('img'))) {
             const style = getComputedStyle(img);
             if (style.display === 'none' || img.closest('[hidden]')) continue;
             if (img.complete && img.naturalWidth === 0) out.push(`broken image ${img.getAttribute('src')}`);
@@ -127,7 +127,7 @@ describe('GitBook content in the browser', () => {
       await page.goto(`${handbook}guides/analytics/dashboards`, { waitUntil: 'load' });
       // The dark variant shows in the dark theme only.
       const shown = await page.evaluate(() =>
-        [...document.querySelectorAll('main img')]
+        Array.from(document.querySelectorAll('main img'))
           .filter((img) => getComputedStyle(img).display !== 'none')
           .map((img) => img.getAttribute('src') ?? ''),
       );

@@ -11,6 +11,9 @@ export const CONTENT_CSS = `
 .page-emoji { margin-right: .3em; }
 .page-description { margin: 12px 0 0; font-size: 1.13rem; color: var(--fg-muted); line-height: 1.55; text-wrap: pretty; }
 .page-head { margin-bottom: 32px; }
+.page-cover { margin: 0 0 28px; border-radius: var(--radius, 12px); overflow: hidden; }
+.page-cover img { display: block; width: 100%; object-fit: cover; }
+.page-cover-full { border-radius: 0; }
 
 /* text */
 .page-body { overflow-wrap: break-word; }

@@ -37,6 +37,7 @@ export function renderPage(frame: SiteFrame, page: PageContent): string {
   const emoji = page.emoji ? emojiSpan(page.emoji) : '';
   const main =
     '<div class="content">' +
+    renderCover(page.cover) +
     renderBreadcrumbs(page.breadcrumbs ?? []) +
     '<header class="page-head">' +
     `<h1 class="page-title">${emoji}${escapeHtml(page.title)}</h1>` +
@@ -54,6 +55,23 @@ export function renderPage(frame: SiteFrame, page: PageContent): string {
     main,
     toc: renderToc(headings),
   });
+}
+
+/** A cover image: decorative (no alt), its light and dark variants following the theme. */
+function renderCover(cover: PageContent['cover']): string {
+  const src = safeSrc(cover?.src);
+  if (!cover || !src) return '';
+  const height = Math.min(Math.max(Number.isFinite(cover.height) ? cover.height! : 240, 10), 700);
+  const y = Number.isFinite(cover.yPos) ? Math.max(Math.min(cover.yPos, 10_000), -10_000) : 0;
+  const style = `height:${height}px;object-position:50% calc(50% + ${y}px)`;
+  const dark = safeSrc(cover.srcDark);
+  const image = (url: string, theme: string) =>
+    `<img class="page-cover-image${theme}"${attr('src', url)} alt="" style="${style}" decoding="async">`;
+  return (
+    `<figure class="page-cover page-cover-${cover.size === 'full' ? 'full' : 'hero'}">` +
+    (dark ? image(src, ' light-only') + image(dark, ' dark-only') : image(src, '')) +
+    '</figure>'
+  );
 }
 
 /**

@@ -103,6 +103,16 @@ export interface PageContent {
   title: string;
   description?: string | undefined;
   emoji?: string | undefined;
+  /** The page's cover image, drawn above its title (`hero`: within the text column, `full`: the width of the page). */
+  cover?:
+    | {
+        src: string;
+        srcDark?: string | undefined;
+        yPos: number;
+        height?: number | undefined;
+        size: 'hero' | 'full';
+      }
+    | undefined;
   /** Canonical URL of the page. */
   href: string;
   /** Link to the markdown view of the page. */

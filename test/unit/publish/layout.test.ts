@@ -395,3 +395,24 @@ describe('status pages', () => {
     ).not.toContain('javascript');
   });
 });
+
+describe('page covers', () => {
+  it('draw above the title, decorative, following the theme, and only from safe URLs', async () => {
+    const { renderPage } = await import('../../../src/publish/render/layout.js');
+    const { sampleFrame, samplePage } = await import('./sample-site.js');
+    const html = renderPage(sampleFrame(), {
+      ...samplePage(),
+      cover: { src: '/files/a/cover.png', srcDark: '/files/b/cover-dark.png', yPos: -40, size: 'full' },
+    });
+    expect(html).toMatch(
+      /<figure class="page-cover page-cover-full"><img class="page-cover-image light-only" src="\/files\/a\/cover.png" alt=""/,
+    );
+    expect(html).toContain('dark-only" src="/files/b/cover-dark.png"');
+    expect(html.indexOf('<figure class="page-cover')).toBeLessThan(html.indexOf('<h1 class="page-title'));
+    const hostile = renderPage(sampleFrame(), {
+      ...samplePage(),
+      cover: { src: 'javascript:alert(1)', yPos: 0, size: 'hero' },
+    });
+    expect(hostile).not.toContain('<figure class="page-cover');
+  });
+});
