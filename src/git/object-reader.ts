@@ -31,6 +31,7 @@ export class ObjectReader {
   private header = Buffer.alloc(0);
   private current: { oid: string; size: number; chunks: Buffer[]; remaining: number } | undefined;
   private stderr = '';
+  private closed = false;
 
   constructor(
     private readonly cwd: string,
@@ -41,6 +42,7 @@ export class ObjectReader {
   /** The objects named (oids, or revisions), in that order; all of type `expected`, at most `maxBytes` together. */
   read(names: string[], expected: 'blob' | 'commit', maxBytes: number): Promise<GitObject[]> {
     if (names.length === 0) return Promise.resolve([]);
+    if (this.closed) return Promise.reject(new GitError('git', 'the object reader is closed'));
     if (names.some((n) => /[\n\r]/.test(n)))
       return Promise.reject(new GitError('git', 'object names cannot hold line breaks'));
     return new Promise((resolve, reject) => {
@@ -52,6 +54,7 @@ export class ObjectReader {
   }
 
   close(): void {
+    this.closed = true;
     this.stop(undefined);
   }
 

@@ -9,8 +9,9 @@ import { ObjectReader } from './object-reader.js';
 
 /**
  * Running the system `git` for one sync: in the remote's cache repository under the data
- * directory (see cache.ts), or in a temporary repository (removed afterwards); a clean environment (no user or system configuration, no prompts, no
- * hooks), every command under a timeout. Remote commands are pinned to the addresses the
+ * directory (see cache.ts), or in a temporary repository (removed afterwards); a clean
+ * environment (no user or system configuration, no prompts, no hooks), every command under a
+ * timeout. Remote commands are pinned to the addresses the
  * outbound guard checked (`http.curloptResolve`) and follow no redirects, so git cannot be
  * steered to another host than the one allowed; only http(s) transports are enabled.
  */
@@ -32,8 +33,6 @@ interface Layout {
   store: string;
   /** An empty directory of ours, as HOME. */
   home: string;
-  /** Whether `store` is a cache kept between syncs (see cache.ts). */
-  cached: boolean;
   dispose(): void;
 }
 
@@ -61,7 +60,6 @@ export class GitWorkspace {
         repo,
         store: alternate ?? repo,
         home: dir,
-        cached: alternate !== undefined,
         dispose: () => rmSync(dir, { recursive: true, force: true }),
       },
       timeoutMs,
@@ -83,17 +81,12 @@ export class GitWorkspace {
 
   /** The bare cache repository `dir` itself (made by the cache, which holds its lock). */
   static inCache(dir: string, home: string, timeoutMs: number): GitWorkspace {
-    return new GitWorkspace({ repo: dir, store: dir, home, cached: true, dispose: () => {} }, timeoutMs);
+    return new GitWorkspace({ repo: dir, store: dir, home, dispose: () => {} }, timeoutMs);
   }
 
   /** Where commands run (for a checkout: the top of its working tree). */
   get repo(): string {
     return this.layout.repo;
-  }
-
-  /** Whether fetched objects go to a cache kept between syncs. */
-  get cached(): boolean {
-    return this.layout.cached;
   }
 
   dispose(): void {
