@@ -122,6 +122,41 @@ describe('the GitBook corpus imports', () => {
   });
 });
 
+describe('searching the corpus', () => {
+  const phrases: Array<[Repository, string, string]> = [
+    ['handbook', 'the checkout hummingbird', 'Accept payments'],
+    ['handbook', 'boomerang refund etiquette', 'Refunds and disputes'],
+    ['handbook', 'mosaic of cohort tiles', 'Dashboards'],
+    ['developers', 'the doorbell of asynchronous events', 'Webhooks'],
+    ['changelog', 'the spring 2026 harvest', 'Changelog'],
+  ];
+
+  it('finds each page by its words, with snippets of text, never tags or HTML', async () => {
+    for (const [repository, phrase, title] of phrases) {
+      const { data } = await owner.api.spaces.searchSpaceContent(spaces.get(repository)!.spaceId, {
+        query: `"${phrase}"`,
+      });
+      expect(data.items.length, phrase).toBeGreaterThan(0);
+      expect(data.items[0]!.title, phrase).toContain(title);
+      const snippets = JSON.stringify(data.items.flatMap((item) => item.sections ?? []).map((s) => s.body));
+      expect(snippets, phrase).not.toMatch(/\{%|<(?!\/?mark>)[a-z]/);
+    }
+  });
+
+  it('leaves out hidden pages, unindexed pages and conditional content', async () => {
+    const spaceId = spaces.get('handbook')!.spaceId;
+    for (const query of [
+      '"scribbles behind the curtain"',
+      '"footprints in fresh snow"',
+      'SECRET-PRO-ONLY-7781',
+      '"the greenhouse of premium tools"',
+    ]) {
+      const { data } = await owner.api.spaces.searchSpaceContent(spaceId, { query });
+      expect(data.items, query).toEqual([]);
+    }
+  });
+});
+
 describe('exporting an imported space', () => {
   it('gives back every file it read, byte for byte', async () => {
     for (const [repository, imported] of spaces) {
