@@ -37,7 +37,7 @@ import { freePort, median } from '../lib.js';
 import { depthOf, generate, page } from './repo.js';
 
 const PARTS = (process.env.BENCH_GIT ?? 'large,resync').split(',');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 let peakRss = 0;

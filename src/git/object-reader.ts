@@ -53,6 +53,11 @@ export class ObjectReader {
     });
   }
 
+  /** Starts the process ahead of the first read (while something else is waited for). */
+  warm(): void {
+    if (!this.closed) this.start();
+  }
+
   close(): void {
     this.closed = true;
     this.stop(undefined);

@@ -502,7 +502,9 @@ function importAssets(
       git: { oid: file.oid, path: gitPath(file.path) },
       ...(facts.dimensions ? { dimensions: facts.dimensions } : {}),
     };
-    files.set(node.id, node);
+    // An unread asset the base has under the same name is the base's node itself (every field
+    // above comes from it), which tells the caller at once that it did not change.
+    files.set(node.id, known && previous === known ? known : node);
     // An unread asset's bytes are in the blob store already.
     if (!known) data.set(node.id, file.data);
   }

@@ -240,6 +240,10 @@ export class GitWorkspace {
     const { args, env } = this.remoteArgs(remote);
     const local = trackingRef(ref);
     const secrets = remote.credentials ? { secrets: remote.credentials } : {};
+    // The reader of the commit started while the network is waited for: starting a process
+    // from a large server blocks it for milliseconds. (git finds objects fetched after it
+    // started: a lookup that misses looks for new packs.)
+    this.reader(this.layout.store).warm();
     await this.exec(
       [
         ...args,

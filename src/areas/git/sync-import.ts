@@ -240,6 +240,7 @@ function changed<T extends PageNode | FileNode>(
   const ids = new Set<string>();
   for (const [id, node] of after) {
     const old = before.get(id);
+    if (old === node) continue;
     if (!old || JSON.stringify(old) !== JSON.stringify(node)) ids.add(id);
   }
   for (const id of before.keys()) if (!after.has(id)) ids.add(id);
