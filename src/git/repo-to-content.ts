@@ -478,21 +478,31 @@ function importAssets(
   gitPath: (path: string) => string,
 ): { files: Map<string, FileNode>; data: Map<string, Buffer> } {
   const prefix = `${inRoot(ASSETS_DIR)}/`;
+  const rootPrefix = inRoot('').replace(/\/?$/, '/').replace(/^\/$/, '');
   const byName = new Map<string, FileNode>();
-  for (const file of input.base.files.values()) if (!byName.has(file.name)) byName.set(file.name, file);
+  const byPath = new Map<string, FileNode>();
+  for (const file of input.base.files.values()) {
+    if (!byName.has(file.name)) byName.set(file.name, file);
+    if (file.git) byPath.set(file.git.path, file);
+  }
   const files = new Map<string, FileNode>();
   const data = new Map<string, Buffer>();
   for (const file of input.files.values()) {
-    if (!file.path.startsWith(prefix)) continue;
-    const name = file.path.slice(prefix.length);
+    // Uploaded files, and files elsewhere that pages name (the reader read only those).
+    const asset = file.path.startsWith(prefix);
+    if (!asset && (/\.(md|ya?ml)$/i.test(file.path) || !file.path.startsWith(rootPrefix))) continue;
+    const name = asset ? file.path.slice(prefix.length) : posix.basename(file.path);
     const known = file.unread ? input.unchanged?.asset(gitPath(file.path), file.oid) : undefined;
     if (file.unread && !known)
       throw new Error(`${file.path} was left unread, but no earlier import took its blob`);
     const facts = known
       ? { contentType: known.contentType, hash: known.blob, dimensions: known.dimensions }
       : input.facts(file.data, posix.basename(name));
-    const previous = byName.get(name);
-    byName.delete(name);
+    const previous = byPath.get(gitPath(file.path)) ?? (asset ? byName.get(name) : undefined);
+    if (previous) {
+      byName.delete(previous.name);
+      byPath.delete(gitPath(file.path));
+    }
     const node: FileNode = {
       id: previous?.id ?? newId(),
       name,

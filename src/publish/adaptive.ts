@@ -3,7 +3,6 @@ import { parseMarkdown } from '../content/markdown/parse.js';
 import { stringifyMarkdown } from '../content/markdown/stringify.js';
 import type { FlowContent } from '../content/markdown/syntax.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
-import { parsePageFile } from '../git/front-matter.js';
 import { Lru } from '../lru.js';
 import { type Condition, evaluateCondition, evaluateText, parseCondition } from './conditions.js';
 

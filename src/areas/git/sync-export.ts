@@ -85,6 +85,10 @@ export async function runExport(
       }
       await ws.git(['checkout', '-q', '-f', '--detach', parent]);
     }
+    // A branch without `.gitbook.yaml` gets the one the space was imported from (its root and
+    // names), else the redirects of the last sync.
+    const keptConfig = keptGitbookConfig(current.content, current.texts);
+    if (!config && keptConfig) config = keptConfig;
     if (!config && row?.redirects) config = { ...DEFAULT_CONFIG, redirects: JSON.parse(row.redirects) };
     const files = contentToRepo({
       content: merged?.content ?? current.content,
@@ -162,6 +166,22 @@ async function layoutTexts(
   if (!layout) return new Map();
   const hashes = [...Object.values(layout.files), ...(layout.summary ? [layout.summary.text] : [])];
   return services.store.readBodies(tx, hashes);
+}
+
+/** The `.gitbook.yaml` the space kept from the repository it was imported from, if it reads. */
+function keptGitbookConfig(
+  content: RevisionContent,
+  texts: ReadonlyMap<string, string>,
+): GitbookConfig | undefined {
+  const files = content.repository?.files ?? {};
+  const hash = files['.gitbook.yaml'] ?? files['.gitbook.yml'];
+  const text = hash ? texts.get(hash) : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return parseGitbookConfig(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `.gitbook.yaml` of the project at `commit`, when it has one. */

@@ -1,4 +1,5 @@
-import { unknownConstructs } from '../../content/markdown/index.js';
+import { posix } from 'node:path';
+import { extractLinks, unknownConstructs } from '../../content/markdown/index.js';
 import { type GitCommit, insertRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import { EMPTY_CONTENT, type FileNode, type PageNode, type RevisionContent } from '../../content/tree.js';
@@ -66,6 +67,8 @@ export async function readRepo(
   const listing = await (listed ?? listRepo(ws, commit, projectDir));
   const prefix = projectDir ? `${projectDir}/` : '';
   const wanted: Array<{ path: string; oid: string; unread: boolean; text?: string | undefined }> = [];
+  /** Other files, read only if a page names them (images kept next to their pages). */
+  const others = new Map<string, { oid: string; bytes: number; gitPath: string }>();
   let total = 0;
   let toRead = 0;
   for (const entry of listing.split('\0')) {
@@ -76,7 +79,11 @@ export async function readRepo(
     if (type !== 'blob' || mode === '120000' || !path.startsWith(prefix)) continue;
     const inProject = path.slice(prefix.length);
     const read = /\.(md|ya?ml)$/i.test(inProject) || inProject.includes('.gitbook/assets/');
-    if (!read) continue;
+    if (!read) {
+      if (Number(size) <= MAX_FILE_BYTES)
+        others.set(inProject, { oid: oid!, bytes: Number(size), gitPath: path });
+      continue;
+    }
     const bytes = Number(size);
     if (bytes > MAX_FILE_BYTES)
       throw new SyncFailure(
@@ -106,7 +113,59 @@ export async function readRepo(
         ? unreadFile(path, oid)
         : { path, oid, data: text !== undefined ? Buffer.from(text, 'utf8') : blobs.get(oid)! },
     );
+  // Files outside `.gitbook/assets` that pages name, read in a second batch.
+  const named = referencedFiles(files, others);
+  const extra: Array<{ path: string; oid: string }> = [];
+  for (const path of named) {
+    const other = others.get(path)!;
+    total += other.bytes;
+    if (total > MAX_REPOSITORY_BYTES)
+      throw new SyncFailure(
+        `the project directory holds more than ${MAX_REPOSITORY_BYTES / 1024 / 1024} MiB of pages and assets`,
+      );
+    if (unchanged?.asset(other.gitPath, other.oid) !== undefined)
+      files.set(path, unreadFile(path, other.oid));
+    else extra.push({ path, oid: other.oid });
+  }
+  if (extra.length > 0) {
+    const more = await ws.readBlobs(
+      [...new Set(extra.map((e) => e.oid))],
+      extra.reduce((sum, e) => sum + others.get(e.path)!.bytes, 0),
+    );
+    for (const { path, oid } of extra) files.set(path, { path, oid, data: more.get(oid)! });
+  }
   return files;
+}
+
+/**
+ * The paths (relative to the project directory) of `others` that the markdown files link to,
+ * relative to themselves: images, files and covers GitBook repositories keep beside their pages.
+ */
+function referencedFiles(
+  files: ReadonlyMap<string, RepoFile>,
+  others: ReadonlyMap<string, unknown>,
+): Set<string> {
+  const found = new Set<string>();
+  if (others.size === 0) return found;
+  for (const file of files.values()) {
+    if (file.unread || !/\.md$/i.test(file.path)) continue;
+    const text = file.data.toString('utf8');
+    const hrefs = extractLinks(text).map((link) => link.href);
+    for (const cover of text.matchAll(/^cover(?:Dark)?:\s*['"]?([^'"\n]+?)['"]?\s*$/gm))
+      hrefs.push(cover[1]!);
+    for (const href of hrefs) {
+      if (/^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(href)) continue;
+      let target = href.split(/[?#]/)[0]!.replace(/^<|>$/g, '');
+      try {
+        target = decodeURI(target);
+      } catch {
+        // as written
+      }
+      const joined = posix.normalize(posix.join(posix.dirname(file.path), target));
+      if (others.has(joined)) found.add(joined);
+    }
+  }
+  return found;
 }
 
 /** `git ls-tree` of the project directory at `rev` (a commit, or a ref naming one). */
@@ -214,21 +273,34 @@ export async function writeImported(
     if (!hash || !stored.has(hash)) fresh.push(markdown);
   }
   for (const [hash, text] of imported.texts) if (!stored.has(hash)) fresh.push(text);
+  for (const reusable of base.content.reusableContents.values()) if (reusable.body) stored.add(reusable.body);
+  for (const [id, markdown] of imported.reusableBodies) {
+    const hash = imported.reusable.get(id)?.body;
+    if (!hash || !stored.has(hash)) fresh.push(markdown);
+  }
   if (fresh.length > 0) await services.store.putBodies(tx, fresh);
   const content: RevisionContent = {
     ...base.content,
     pages: imported.pages,
     files: imported.files,
+    reusableContents: imported.reusable,
+    variables: imported.variables,
     repository: imported.repository,
   };
   const changedPages = changed(base.content.pages, imported.pages);
   const changedFiles = changed(base.content.files, imported.files);
   const sameLayout = JSON.stringify(base.content.repository ?? null) === JSON.stringify(imported.repository);
-  if (changedPages.size === 0 && changedFiles.size === 0 && sameLayout)
+  const sameReusable =
+    JSON.stringify([...base.content.reusableContents.values()]) ===
+    JSON.stringify([...imported.reusable.values()]);
+  const sameVariables = JSON.stringify(base.content.variables) === JSON.stringify(imported.variables);
+  if (changedPages.size === 0 && changedFiles.size === 0 && sameLayout && sameReusable && sameVariables)
     return { treeHash: base.treeHash, changedPages };
   const treeHash = await services.store.writeTree(tx, base, content, {
     pages: changedPages,
     files: changedFiles,
+    reusable: !sameReusable,
+    variables: !sameVariables,
   });
   return { treeHash, changedPages };
 }

@@ -12,6 +12,7 @@ import {
   type Update,
 } from './document-types.js';
 import { imageRef } from './images.js';
+import { LEGACY_API_TAGS, legacyApiMethod } from './legacy-api.js';
 import type { FlowContent, GitbookBlock, GitbookTag } from './syntax.js';
 
 /**
@@ -51,6 +52,7 @@ export const KNOWN_TAGS = new Set([
   'openapi',
   'code-tabs',
   'code-tabs-item',
+  ...LEGACY_API_TAGS,
 ]);
 
 export function gitbookBlockToDocument(node: GitbookBlock | GitbookTag, ctx: ToDocumentContext): AnyBlock[] {
@@ -105,7 +107,10 @@ export function gitbookBlockToDocument(node: GitbookBlock | GitbookTag, ctx: ToD
       return [openapi(node)];
     case 'openapi':
     case 'swagger':
-      return [swagger(node.attrs, ctx)];
+      // Without a spec file it is the hand-written API method of older GitBook.
+      return node.attrs.src ? [swagger(node.attrs, ctx)] : legacyApiMethod(node, ctx, 'document');
+    case 'api-method':
+      return legacyApiMethod(node, ctx, 'document');
     default:
       throw new Unrepresentable(`{% ${node.name} %} here`);
   }

@@ -256,7 +256,7 @@ function button(attrs: Attributes, classes: string[], inside: Item[], ctx: ToDoc
   if (attrs['data-icon']) base.icon = attrs['data-icon'].slice(0, 50);
   if (attrs.href) {
     const ref = resolve(attrs.href, ctx);
-    if (ctx.profile === 'v0202')
+    if (ctx.profile !== 'render')
       return { object: 'inline', type: 'link', data: { ref }, nodes: [text(label)] };
     return { object: 'inline', type: 'button', isVoid: true, data: { ...base, ref } };
   }

@@ -151,6 +151,10 @@ describe('GitBook blocks', () => {
     const api = markdownToDocument(markdown, { profile: 'v0202' });
     expect(valid('0.202', api)).toEqual([]);
     expect(types(api).slice(0, 3)).toEqual(['stepper', 'stepper-step', 'code']);
+    const old = markdownToDocument('<a href="https://example.com/x" class="button primary">Go</a>\n', {
+      profile: 'v0146',
+    });
+    expect(nodes(old.nodes).map((n) => n.type)).toEqual(['paragraph', 'link']);
     const site = markdownToDocument(markdown, { profile: 'render' });
     expect(nodes(site.nodes).find((n) => n.type === 'tabs-item')?.data).toEqual({
       title: 'Linux',
@@ -250,17 +254,15 @@ describe('GitBook blocks', () => {
       style: 'success',
       icon: 'sparkles',
     });
-    // 0.202's button schema cannot be met: a link button is a link there, a button for 0.146.
+    // 0.202's button schema cannot be met: a link button is a link in API documents, a button on the site.
     expect(nodes(document.nodes).find((n) => n.type === 'link')?.data).toEqual({
       ref: { kind: 'url', url: 'https://example.com/signup' },
     });
-    const old = markdownToDocument(
+    const site = markdownToDocument(
       '<a href="https://example.com/signup" class="button primary" data-icon="rocket">Sign up</a>\n',
-      {
-        profile: 'v0146',
-      },
+      { profile: 'render' },
     );
-    expect(nodes(old.nodes).find((n) => n.type === 'button')?.data).toEqual({
+    expect(nodes(site.nodes).find((n) => n.type === 'button')?.data).toEqual({
       label: 'Sign up',
       kind: 'primary',
       icon: 'rocket',
@@ -486,6 +488,45 @@ describe('GitBook HTML', () => {
     expect(marks).toContainEqual({ object: 'mark', type: 'keyboard' });
     // The footnote is the annotation's body, not a block of its own.
     expect(document.nodes.map((n) => n.type)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph']);
+  });
+});
+
+describe('legacy API methods', () => {
+  const markdown = [
+    '{% swagger method="get" path="/payments/{id}" baseUrl="https://api.example.com/v1" summary="Retrieve a payment" %}',
+    '{% swagger-description %}',
+    'Returns a payment.',
+    '{% endswagger-description %}',
+    '',
+    '{% swagger-parameter in="path" name="id" type="String" required="true" %}',
+    'The payment id',
+    '{% endswagger-parameter %}',
+    '',
+    '{% swagger-response status="200: OK" description="The payment" %}',
+    '```json',
+    '{ "id": "ch_1" }',
+    '```',
+    '{% endswagger-response %}',
+    '{% endswagger %}',
+    '',
+  ].join('\n');
+
+  it('are drawn on the site from blocks documents have, and stay raw in API documents', () => {
+    const unknown: string[] = [];
+    const site = markdownToDocument(markdown, { profile: 'render', onUnknown: (c) => unknown.push(c) });
+    expect(unknown).toEqual([]);
+    expect(site.nodes.map((n) => n.type)).toEqual([
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'list-unordered',
+      'expandable',
+    ]);
+    expect(JSON.stringify(site.nodes[0])).toContain('https://api.example.com/v1/payments/{id}');
+    expect(JSON.stringify(site.nodes[5])).toContain('200: OK — The payment');
+    const api = markdownToDocument(markdown, { profile: 'v0202' });
+    expect(api.nodes).toMatchObject([{ type: 'code', data: { syntax: RAW_SYNTAX } }]);
   });
 });
 
