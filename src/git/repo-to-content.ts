@@ -254,7 +254,11 @@ export function repoToContent(input: ImportInput): ImportedContent {
         order: nextOrder(),
         title,
         slug,
-        layout: parsed.layout ?? previous?.layout ?? DEFAULT_LAYOUT,
+        // A cover with no layout written shows (GitBook writes `layout` only when it differs).
+        layout:
+          parsed.layout ??
+          previous?.layout ??
+          (parsed.cover ? { ...DEFAULT_LAYOUT, cover: true } : DEFAULT_LAYOUT),
         body: parsed.body.length > 0 ? input.bodyHash(parsed.body) : null,
         createdAt: input.now,
         updatedAt: input.now,

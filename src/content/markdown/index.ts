@@ -16,6 +16,8 @@ import { markdownToDocument as convert } from './to-document.js';
  * site shows their text and export keeps them as they are, but a reader misses what they meant.
  */
 export function unknownConstructs(markdown: string): string[] {
+  // Without a tag or HTML there is nothing the converter could fail to know.
+  if (!markdown.includes('{%') && !markdown.includes('<')) return [];
   const found = new Set<string>();
   convert(markdown, { profile: 'render', onUnknown: (construct) => found.add(construct) });
   return [...found];
