@@ -180,7 +180,10 @@ export function writePageFile(page: PageFields, body: string, head?: string): st
     const previous = parsePageFile(head);
     // A head without a title line took the title from SUMMARY.md: it has none to compare.
     const wanted = previous.title === undefined ? { ...page, title: undefined } : page;
-    if (previous.body === '' && sameFields(previous, wanted)) return head + body;
+    // Read as the import reads it: a cover with no layout written shows.
+    const read =
+      previous.layout === undefined && previous.cover ? { ...previous, layout: { ...DEFAULT_LAYOUT, cover: true } } : previous;
+    if (previous.body === '' && sameFields(read, wanted)) return head + body;
   }
   const bom = head?.startsWith('\uFEFF') ? '\uFEFF' : '';
   const source = head === undefined ? undefined : FENCE.exec(head.slice(bom.length))?.[1];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LAYOUT } from '../../src/content/tree.js';
 import { parsePageFile, writePageFile } from '../../src/git/front-matter.js';
 import { parseGitbookConfig, writeGitbookConfig } from '../../src/git/gitbook-yaml.js';
 import { normalizeRelative, parseSummary, SummaryError, writeSummary } from '../../src/git/summary.js';
@@ -243,5 +244,13 @@ describe('.gitbook.yaml', () => {
   it('names what is wrong with an unreadable file', () => {
     expect(() => parseGitbookConfig('root: [unclosed\n')).toThrow(/\.gitbook\.yaml is not valid/);
     expect(() => parseGitbookConfig('- a\n- b\n')).toThrow(/not a mapping/);
+  });
+});
+
+describe('a page with a cover and no layout', () => {
+  it('shows its cover, and writes back unchanged', () => {
+    const file = '---\ncover: ../.gitbook/assets/c.png\ncoverY: 0\n---\n\n# Covered\n\nText\n';
+    const { body, head, ...fields } = parsePageFile(file);
+    expect(writePageFile({ ...fields, layout: { ...DEFAULT_LAYOUT, cover: true } }, body, head)).toBe(file);
   });
 });
