@@ -2,7 +2,7 @@ import type { PhrasingContent } from 'mdast';
 import type { InlineNode, Leaf, Mark, MarkType } from './document-types.js';
 import type { FromContext } from './from-context.js';
 import { inlineHtml } from './html-write.js';
-import { HTML_MARKS, MARK_ORDER } from './to-inline.js';
+import { HTML_MARKS, MARK_ORDER } from './inline-parts.js';
 
 /**
  * Document inlines to mdast phrasing content. Leaves are a flat list with marks; markdown

@@ -11,7 +11,7 @@ import {
   type TabsItem,
   type Update,
 } from './document-types.js';
-import { imageRef } from './images.js';
+import { imageRef } from './inline-parts.js';
 import { LEGACY_API_TAGS, legacyApiMethod } from './legacy-api.js';
 import type { FlowContent, GitbookBlock, GitbookTag } from './syntax.js';
 

@@ -15,8 +15,7 @@ import {
 } from './document-types.js';
 import { attributesOf, hastInlines } from './html-inlines.js';
 import { htmlTable } from './html-table.js';
-import { imageRef } from './images.js';
-import { pack } from './to-inline.js';
+import { imageRef, pack } from './inline-parts.js';
 
 /**
  * HTML blocks GitBook writes into markdown, to document blocks: figures and pictures (images,

@@ -5,7 +5,7 @@ import { MAX_URL, type ToDocumentContext, Unrepresentable } from './context.js';
 import type { Inline, InlineImage, Link, Mark } from './document-types.js';
 import { text } from './document-types.js';
 import { decodeHtml } from './html.js';
-import { colorAllowed, type Item, inlineImage, leaf, mark, pack } from './to-inline.js';
+import { colorAllowed, type Item, inlineImage, leaf, mark, pack } from './inline-parts.js';
 
 /**
  * The inline HTML GitBook writes, one table of element meanings read two ways: tag by tag

@@ -1,7 +1,7 @@
 import type { AnyBlock, Image, Inline, InlineNode, Leaf, Mark } from './document-types.js';
 import type { FromContext } from './from-context.js';
 import { escapeHtml } from './html.js';
-import { MARK_ORDER } from './to-inline.js';
+import { MARK_ORDER } from './inline-parts.js';
 
 /**
  * Document nodes to the HTML GitBook writes where markdown has no syntax: inline elements in

@@ -1,8 +1,9 @@
 import type { Html, Paragraph as MdParagraph, PhrasingContent } from 'mdast';
-import { type Context, MAX_URL, Unrepresentable } from './context.js';
+import { type Context, Unrepresentable } from './context.js';
 import type { Image, ImageRef, Images } from './document-types.js';
 import type { FromContext } from './from-context.js';
 import { figureHtml } from './html-write.js';
+import { imageRef } from './inline-parts.js';
 
 /**
  * Block images. Markdown has two forms and the document keeps which one was used:
@@ -12,13 +13,6 @@ import { figureHtml } from './html-write.js';
  * in one paragraph, or figures in one HTML block, are one `images` block; GitBook wraps a
  * framed or aligned group in a `<div>`.
  */
-
-export function imageRef(href: string, ctx: Context): ImageRef {
-  const ref = ctx.links.resolve(href);
-  if (ref.kind === 'file') return { kind: 'file', file: ref.file };
-  if (href.length > MAX_URL) throw new Unrepresentable('URL too long');
-  return { kind: 'url', url: href };
-}
 
 function image(ref: ImageRef, alt: string): Image {
   const data: Image['data'] = { ref };

@@ -1,8 +1,8 @@
 import type { Container } from './containers.js';
 import { type ToDocumentContext, Unrepresentable } from './context.js';
 import { type AnyBlock, paragraph, text } from './document-types.js';
+import { leaf, mark } from './inline-parts.js';
 import type { FlowContent, GitbookBlock } from './syntax.js';
-import { leaf, mark } from './to-inline.js';
 
 /**
  * GitBook's legacy hand-written API methods: the editable `{% swagger method= path= %}` block

@@ -21,13 +21,14 @@ import { gitbookBlockToDocument } from './gitbook-to-document.js';
 import { htmlToBlocks } from './html-blocks.js';
 import { htmlInlines } from './html-inlines.js';
 import { imagesFromParagraph } from './images.js';
+import { pack } from './inline-parts.js';
 import { type LinkResolver, plainLinks } from './links.js';
 import { parseMarkdown, walk } from './parse.js';
 import { HEADING_ID, Slugger } from './slug.js';
 import { stringifyNode } from './stringify.js';
 import { type Expandable, type FlowContent, RAW_SYNTAX } from './syntax.js';
 import { tableToDocument } from './tables.js';
-import { pack, toInlines } from './to-inline.js';
+import { toInlines } from './to-inline.js';
 
 export interface ToDocumentOptions {
   links?: LinkResolver;
