@@ -182,7 +182,9 @@ export function writePageFile(page: PageFields, body: string, head?: string): st
     const wanted = previous.title === undefined ? { ...page, title: undefined } : page;
     // Read as the import reads it: a cover with no layout written shows.
     const read =
-      previous.layout === undefined && previous.cover ? { ...previous, layout: { ...DEFAULT_LAYOUT, cover: true } } : previous;
+      previous.layout === undefined && previous.cover
+        ? { ...previous, layout: { ...DEFAULT_LAYOUT, cover: true } }
+        : previous;
     if (previous.body === '' && sameFields(read, wanted)) return head + body;
   }
   const bom = head?.startsWith('\uFEFF') ? '\uFEFF' : '';
