@@ -66,15 +66,32 @@ export function htmlTable(node: Element, ctx: ToDocumentContext, cellBlocks: Cel
   } else {
     view = { type: 'grid', columns: visible, hideHeader: table['data-header-hidden'] !== undefined };
     const widths: Record<string, number> = {};
-    for (const col of columns) {
-      const width = Number.parseFloat(col.attrs.width ?? '');
-      if (Number.isFinite(width) && width > 0 && !/%$/.test(col.attrs.width ?? '')) widths[col.id] = width;
+    // Widths on `<th>` (GitBook), else on `<colgroup><col width>` (older and hand-written tables).
+    const cols = colWidths(node);
+    for (const [i, col] of columns.entries()) {
+      const written = col.attrs.width ?? cols[i];
+      const width = Number.parseFloat(written ?? '');
+      if (Number.isFinite(width) && width > 0 && !/%$/.test(written ?? '')) widths[col.id] = width;
     }
     if (Object.keys(widths).length > 0) view.columnWidths = widths;
   }
   const data: Table['data'] = { view, records, definition };
   if (table['data-full-width'] === 'true') data.fullWidth = true;
   return { object: 'block', type: 'table', isVoid: true, data, fragments };
+}
+
+/** The `width` of each `<col>` of the table's `<colgroup>`s, in order. */
+function colWidths(table: Element): Array<string | undefined> {
+  const widths: Array<string | undefined> = [];
+  for (const group of table.children)
+    if (group.type === 'element' && group.tagName === 'colgroup')
+      for (const col of group.children)
+        if (col.type === 'element' && col.tagName === 'col') {
+          const attrs = attributesOf(col);
+          const span = Math.min(Math.max(Number(attrs.span ?? 1) || 1, 1), 100);
+          for (let i = 0; i < span; i++) widths.push(attrs.width);
+        }
+  return widths;
 }
 
 interface Row {

@@ -428,6 +428,18 @@ describe('GitBook HTML', () => {
     });
   });
 
+  it('tables with <colgroup> widths', () => {
+    const document = read(
+      '<table><colgroup><col width="240"><col></colgroup><thead><tr><th>Field</th><th>Meaning</th></tr></thead><tbody><tr><td>id</td><td>The id</td></tr></tbody></table>\n',
+    );
+    expect((document.nodes[0] as { data: { view: unknown } }).data.view).toEqual({
+      type: 'grid',
+      columns: ['c0', 'c1'],
+      hideHeader: false,
+      columnWidths: { c0: 240 },
+    });
+  });
+
   it("code with highlighted lines and options in GitBook's <pre> form", () => {
     const document = read(
       '<pre class="language-json" data-title="Sample message" data-overflow="wrap" data-line-numbers data-full-width="true"><code class="lang-json">{\n<strong>    "marketId": 2764,\n</strong>    "side": "bids &#x3C; asks"\n}\n</code></pre>\n',
