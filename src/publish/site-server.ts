@@ -189,9 +189,13 @@ export class SiteServer {
       page.id,
       markdownView ? 'md' : 'html',
     ]);
-    const cacheHeaders = {
+    // A page drawn for a visitor's claims is theirs alone: no shared cache may keep it, and
+    // the anonymous page of an adaptive site varies with the cookie that carries claims.
+    const personal = protectedSite || claimsKey(decision.claims) !== '';
+    const cacheHeaders: Record<string, string> = {
       ETag: etag,
-      'Cache-Control': protectedSite ? 'private, no-cache' : 'public, no-cache',
+      'Cache-Control': personal ? 'private, no-cache' : 'public, no-cache',
+      ...(site.adaptive_enabled ? { Vary: 'Cookie' } : {}),
     };
     if (request.headers.ifNoneMatch?.split(/\s*,\s*/).includes(etag))
       return { status: 304, headers: cacheHeaders, body: '' };

@@ -151,6 +151,14 @@ describe('the handbook published as a site', () => {
       privateKey,
     );
     const cookie = cookiesOf((await visit(`${root}?jwt_token=${token}`)).headers);
+    // Pages drawn for claims stay out of shared caches; the anonymous ones vary with the cookie.
+    const home = await visit(root);
+    const page = home.status === 302 ? new URL(home.headers.get('location')!, root).toString() : root;
+    const personal = await visit(page, { cookie });
+    expect(personal.headers.get('cache-control')).toBe('private, no-cache');
+    const anonymous = await visit(page);
+    expect(anonymous.headers.get('cache-control')).toBe('public, no-cache');
+    expect(anonymous.headers.get('vary')).toBe('Cookie');
     const { pages } = await crawl(cookie);
     const all = [...pages.values()].join('\n');
     expect(all).toContain('SECRET-PRO-ONLY-7781');
