@@ -3,7 +3,12 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { JsonDocument } from '../../../src/content/document-schema.js';
 import { CONTAINMENT_TABLES } from '../../../src/content/markdown/containers.js';
-import { documentToMarkdown, markdownToDocument, RAW_SYNTAX } from '../../../src/content/markdown/index.js';
+import {
+  documentToMarkdown,
+  markdownToDocument,
+  RAW_SYNTAX,
+  unknownConstructs,
+} from '../../../src/content/markdown/index.js';
 import { officialSpecs } from '../../helpers/official-spec.js';
 
 /**
@@ -539,6 +544,17 @@ describe('legacy API methods', () => {
     expect(JSON.stringify(site.nodes[5])).toContain('200: OK — The payment');
     const api = markdownToDocument(markdown, { profile: 'v0202' });
     expect(api.nodes).toMatchObject([{ type: 'code', data: { syntax: RAW_SYNTAX } }]);
+  });
+});
+
+describe('the report of unknown constructs', () => {
+  it('names tags and elements the converter does not read, and nothing in pages it reads whole', () => {
+    expect(
+      unknownConstructs('Text.\n\n{% mystery %}\nx\n{% endmystery %}\n\n<video src="a.mp4"></video>\n'),
+    ).toEqual(['{% mystery %}', '<video>']);
+    expect(
+      unknownConstructs('{% hint style="info" %}\n<mark style="color:red;">Hi</mark>\n{% endhint %}\n'),
+    ).toEqual([]);
   });
 });
 
