@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SiteVisibility } from '@gitbook/api';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/browser/chromium.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
@@ -43,6 +43,22 @@ afterAll(async () => {
   await server?.close();
   await git?.close();
 });
+
+/**
+ * A full-page screenshot to look at after the run. It is a picture for people, not a check: a
+ * browser that cannot capture one (a busy machine, a page taller than its texture limit) is
+ * told once more, then left.
+ */
+async function snapshot(page: Page, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await page.screenshot({ path: path.join(OUTPUT, name), fullPage: attempt === 0 });
+      return;
+    } catch {
+      // Retried once, without the full page.
+    }
+  }
+}
 
 /** The pages of a site, from its sitemap (every visible page). */
 async function pagesOf(root: string): Promise<string[]> {
@@ -117,11 +133,11 @@ describe('GitBook content in the browser', () => {
       page.setDefaultTimeout(10_000);
       const handbook = roots[0]!;
       await page.goto(handbook, { waitUntil: 'load' });
-      await page.screenshot({ path: path.join(OUTPUT, `corpus-home-${scheme}.png`), fullPage: true });
+      await snapshot(page, `corpus-home-${scheme}.png`);
       expect(await page.locator('main a[href] .card, main .cards a, main .card').count()).toBeGreaterThan(0);
       await page.goto(`${handbook}getting-started/quickstart`, { waitUntil: 'load' });
       expect(await page.locator('main .stepper-step').count()).toBeGreaterThan(1);
-      await page.screenshot({ path: path.join(OUTPUT, `corpus-quickstart-${scheme}.png`), fullPage: true });
+      await snapshot(page, `corpus-quickstart-${scheme}.png`);
       await page.goto(`${handbook}whats-new`, { waitUntil: 'load' });
       expect(await page.locator('main time').count()).toBeGreaterThan(1);
       await page.goto(`${handbook}guides/analytics/dashboards`, { waitUntil: 'load' });
@@ -132,7 +148,7 @@ describe('GitBook content in the browser', () => {
           .map((img) => img.getAttribute('src') ?? ''),
       );
       expect(shown.some((src) => /dark/.test(src))).toBe(scheme === 'dark');
-      await page.screenshot({ path: path.join(OUTPUT, `corpus-dashboards-${scheme}.png`), fullPage: true });
+      await snapshot(page, `corpus-dashboards-${scheme}.png`);
       await context.close();
     }
   });
