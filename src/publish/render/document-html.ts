@@ -209,7 +209,7 @@ function renderHeading(block: Heading, ctx: RenderContext): string {
   const level = Number(block.type.slice(-1));
   const title = nodeText({ nodes: block.nodes }, ctx).replace(/\s+/g, ' ').trim();
   const id = ctx.headingId(block.data?.id, title);
-  ctx.headings.push({ id, title, level });
+  ctx.outline({ id, title, level });
   // The page title is the one <h1>: document headings start at <h2>.
   const tag = `h${level + 1}`;
   const align = alignClass(block.data).replace(/^ class="(.*)"$/, ' $1');

@@ -39,6 +39,24 @@ export class RenderContext {
     return this.blockRenderer(nodes, this);
   }
 
+  /** Inside a table cell or card, headings are not sections of the page: not in its outline. */
+  private outlineHidden = 0;
+
+  /** Blocks of a table cell or card: drawn, but their headings kept out of the page outline. */
+  renderCellBlocks(nodes: readonly unknown[] | undefined): string {
+    this.outlineHidden++;
+    try {
+      return this.renderBlocks(nodes);
+    } finally {
+      this.outlineHidden--;
+    }
+  }
+
+  /** Adds a heading to the page's outline, unless it is in a cell or has no words. */
+  outline(heading: DocumentHeading): void {
+    if (this.outlineHidden === 0 && heading.title !== '') this.headings.push(heading);
+  }
+
   /** A unique heading id: the document's own when it is well formed, else a slug of the text. */
   headingId(preferred: string | undefined, text: string): string {
     const base =

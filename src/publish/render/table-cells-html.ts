@@ -40,7 +40,7 @@ function renderFragment(nodes: readonly unknown[], ctx: RenderContext): string {
   const paragraphs = nodes.every((n) => (n as { type?: unknown })?.type === 'paragraph');
   if (paragraphs)
     return nodes.map((p) => renderInlines((p as { nodes?: unknown[] }).nodes, ctx)).join('<br>');
-  return ctx.renderBlocks(nodes);
+  return ctx.renderCellBlocks(nodes);
 }
 
 /** A readable name for a reference: page title, `#anchor`, file name, URL. */

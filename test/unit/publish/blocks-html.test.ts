@@ -721,3 +721,32 @@ describe('malformed nodes', () => {
     }
   });
 });
+
+describe('headings in table cells and cards', () => {
+  it('are drawn but stay out of the page outline, as do headings without words', async () => {
+    const { renderDocument } = await import('../../../src/publish/render/document-html.js');
+    const heading = (text: string) => ({
+      object: 'block',
+      type: 'heading-2',
+      data: {},
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
+    });
+    const table = {
+      object: 'block',
+      type: 'table',
+      isVoid: true,
+      data: {
+        view: { type: 'cards', columns: ['c0'], cardSize: 'medium' },
+        records: { r0: { orderIndex: 'a0', values: { c0: 'r0c0' } } },
+        definition: { c0: { id: 'c0', title: '', type: 'text', textAlignment: 'left' } },
+      },
+      fragments: [{ object: 'fragment', fragment: 'r0c0', nodes: [heading('Card title'), heading('')] }],
+    };
+    const rendered = renderDocument(
+      { object: 'document', data: {}, nodes: [heading('Section'), table, heading('')] } as never,
+      { page: () => undefined, file: () => undefined, url: (u) => u },
+    );
+    expect(rendered.html).toContain('Card title');
+    expect(rendered.headings.map((h) => h.title)).toEqual(['Section']);
+  });
+});
