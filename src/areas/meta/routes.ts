@@ -5,7 +5,42 @@ import type { App } from '../../http/types.js';
 import { BUILD, VERSION } from '../../version.js';
 
 export function metaRoutes(app: App): void {
-  const { deps } = app.quire;
+  const { deps, urls } = app.quire;
+
+  // `/` is where a newcomer lands from the printed URL: a browser goes to the API reference
+  // (until Quire has a sign-in page), an API client gets the addresses it needs.
+  app.get(
+    '/',
+    {
+      config: { public: true },
+      schema: {
+        hide: true,
+        response: {
+          200: Type.Object({
+            name: Type.Literal('Quire'),
+            version: Type.String(),
+            message: Type.String(),
+            api: Type.String(),
+            docs: Type.String(),
+            openapi: Type.String(),
+          }),
+          ...STANDARD_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('vary', 'Accept');
+      if (request.headers.accept?.includes('text/html')) return reply.redirect('/docs', 302);
+      return {
+        name: 'Quire' as const,
+        version: VERSION,
+        message: 'This is the Quire API. Send requests under /v1 with Authorization: Bearer <token>.',
+        api: urls.api('/'),
+        docs: `${urls.base}/docs`,
+        openapi: `${urls.base}/openapi.json`,
+      };
+    },
+  );
 
   app.get(
     '/healthz',
