@@ -1,9 +1,8 @@
 import type { ColorPair, SiteLook } from './model.js';
-import { darkThemed } from './theme-css.js';
 
 /**
  * The per-site part of the CSS: colours, corners and font from the site's customization,
- * as variables overriding the defaults of `SITE_CSS`. Nothing from the customization reaches
+ * as variables overriding the defaults of `SITE_CSS` (src/publish/assets/theme.css). Nothing from the customization reaches
  * the CSS unchecked: colours must be hex colours, corners and fonts come from fixed lists.
  */
 
@@ -60,6 +59,14 @@ const COLOR_VARIABLES: Array<[keyof SiteLook, string]> = [
   ['warningColor', '--warning'],
   ['dangerColor', '--danger'],
 ];
+
+/**
+ * `rules` for the dark theme: chosen explicitly, or by the system when nothing was chosen (the
+ * same selectors as the dark palette in `src/publish/assets/theme.css`).
+ */
+function darkThemed(rules: string): string {
+  return `:root[data-theme="dark"] {${rules}\n}\n@media (prefers-color-scheme: dark) {\n  :root:not([data-theme="light"]) {${rules}\n  }\n}\n`;
+}
 
 /** The CSS for a site's look; empty declarations are left out. */
 export function renderLookCss(look: SiteLook): string {

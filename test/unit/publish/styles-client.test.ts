@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash, loadSiteAssets, type SiteAssetSet } from '../../../src/publish/render/assets.js';
 import { SITE_JS, SITE_JS_HASH } from '../../../src/publish/render/client.js';
 import {
   fontStack,
@@ -70,47 +77,112 @@ describe('renderLookCss', () => {
   });
 });
 
+/** The checks every stylesheet served to sites passes, from source or built. */
+function checkStylesheet(css: string): void {
+  // Both themes, focus styles, highlight.js colours, small screens.
+  expect(css).toMatch(/:root\[data-theme="?dark"?\]/);
+  expect(css).toMatch(/@media ?\(prefers-color-scheme: ?dark\)/);
+  expect(css).toContain(':focus-visible');
+  expect(css).toContain('.hljs-keyword');
+  expect(css).toMatch(/@media ?\(max-width: ?900px\)/);
+  // Loads nothing from anywhere, and can be inlined in a <style> element.
+  expect(css).not.toMatch(/url\(|@import|@font-face|https?:/);
+  expect(css).not.toMatch(/<\/style/i);
+  // Balanced braces.
+  let depth = 0;
+  for (const c of css) {
+    if (c === '{') depth++;
+    if (c === '}') depth--;
+    expect(depth).toBeGreaterThanOrEqual(0);
+  }
+  expect(depth).toBe(0);
+}
+
+/** The checks every script served to sites passes, from source or built. */
+function checkScript(js: string): void {
+  expect(() => new Function(js)).not.toThrow();
+  // Never inserts data as HTML and loads nothing from elsewhere.
+  expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  expect(js).not.toMatch(/https?:\/\//);
+  expect(js).toContain('textContent');
+  // Can be inlined in a page.
+  expect(js).not.toMatch(/<\/script|<!--/i);
+}
+
+const SOURCES = new URL('../../../src/publish/assets/', import.meta.url);
+
 describe('SITE_CSS', () => {
-  it('has both themes, focus styles and highlight.js colours', () => {
-    expect(SITE_CSS).toContain(':root[data-theme="dark"]');
-    expect(SITE_CSS).toContain('@media (prefers-color-scheme: dark)');
-    expect(SITE_CSS).toContain(':focus-visible');
-    expect(SITE_CSS).toContain('.hljs-keyword');
-    expect(SITE_CSS).toContain('@media (max-width: 900px)');
-  });
-
-  it('loads nothing from anywhere', () => {
-    expect(SITE_CSS).not.toMatch(/url\(|@import|@font-face|https?:/);
-  });
-
-  it('has balanced braces', () => {
-    let depth = 0;
-    for (const c of SITE_CSS) {
-      if (c === '{') depth++;
-      if (c === '}') depth--;
-      expect(depth).toBeGreaterThanOrEqual(0);
-    }
-    expect(depth).toBe(0);
+  it('is the stylesheet of src/publish/assets with its imports in place, safe to serve', () => {
+    checkStylesheet(SITE_CSS);
+    expect(SITE_CSS).toContain('.w-100 {');
+    expect(SITE_CSS).toContain('.badge-primary {');
   });
 
   it('has a content hash', () => {
     expect(SITE_CSS_HASH).toMatch(/^[0-9a-f]{16}$/);
+    expect(SITE_CSS_HASH).toBe(contentHash(SITE_CSS));
+  });
+
+  it('has the same dark palette for the toggle and for the system preference', () => {
+    const theme = readFileSync(new URL('theme.css', SOURCES), 'utf8');
+    const declarations = (block: string | undefined) =>
+      (block ?? '')
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean);
+    const chosen = /:root\[data-theme="dark"\] \{([^}]*)\}/.exec(theme)?.[1];
+    const system =
+      /@media \(prefers-color-scheme: dark\) \{\s*:root:not\(\[data-theme="light"\]\) \{([^}]*)\}/.exec(
+        theme,
+      )?.[1];
+    expect(declarations(chosen).length).toBeGreaterThan(30);
+    expect(declarations(system)).toEqual(declarations(chosen));
   });
 });
 
 describe('SITE_JS', () => {
-  it('parses as a script', () => {
-    expect(() => new Function(SITE_JS)).not.toThrow();
-    expect(SITE_JS_HASH).toMatch(/^[0-9a-f]{16}$/);
+  it('is src/publish/assets/site.js, safe to serve and to inline', () => {
+    checkScript(SITE_JS);
+    expect(SITE_JS).toBe(readFileSync(new URL('site.js', SOURCES), 'utf8'));
+    expect(SITE_JS_HASH).toBe(contentHash(SITE_JS));
+  });
+});
+
+describe('the asset build (scripts/build-assets.mjs)', () => {
+  let out: string;
+  let built: SiteAssetSet;
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'quire-assets-'));
+    // A file of an earlier build, which the build removes.
+    writeFileSync(join(out, 'site-0123456789abcdef.css'), 'old');
+    const script = new URL('../../../scripts/build-assets.mjs', import.meta.url);
+    await promisify(execFile)(process.execPath, [script.pathname, out]);
+    built = loadSiteAssets(pathToFileURL(`${out}/`));
+  }, 60_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('writes the minified files named by content hash, and a manifest the server reads', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest).toEqual({ 'site.css': built.cssFile, 'site.js': built.jsFile });
+    expect(readdirSync(out).sort()).toEqual([built.cssFile, built.jsFile, 'manifest.json'].sort());
+    expect(built.cssFile).toBe(`site-${contentHash(built.css)}.css`);
+    expect(built.jsFile).toBe(`site-${contentHash(built.js)}.js`);
+    expect(built.files.get(built.cssFile)?.body).toBe(built.css);
+    expect(built.version).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('never inserts data as HTML and loads nothing from elsewhere', () => {
-    expect(SITE_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
-    expect(SITE_JS).not.toMatch(/https?:\/\//);
-    expect(SITE_JS).toContain('textContent');
+  it('serves what the sources say, smaller', () => {
+    checkStylesheet(built.css);
+    checkScript(built.js);
+    expect(built.css.length).toBeLessThan(SITE_CSS.length * 0.9);
+    expect(built.js.length).toBeLessThan(SITE_JS.length * 0.7);
+    expect(built.css).not.toContain('/*');
+    // Every class of the sources is still there.
+    const classes = (css: string) => new Set(css.match(/\.[a-z][\w-]*/g));
+    expect(classes(built.css)).toEqual(classes(SITE_CSS.replace(/\/\*[\s\S]*?\*\//g, '')));
   });
 
-  it('can be inlined in a page', () => {
-    expect(SITE_JS).not.toMatch(/<\/script|<!--/i);
+  it('refuses a directory with neither sources nor a build', () => {
+    expect(() => loadSiteAssets(pathToFileURL(`${tmpdir()}/quire-no-assets-here/`))).toThrow(/npm run build/);
   });
 });
