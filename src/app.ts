@@ -29,7 +29,12 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { registerPreflight } from './http/cors.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+} from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
@@ -65,10 +70,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: config.bodyLimit,
     genReqId: requestIds(),
     logController: new RequestLog(),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    ajv: {
-      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // No `ajv` option: the validator compiler set below replaces Fastify's, so it would have no
+    // effect; validation options are in src/validation.ts (makeAjv).
+    // Errors answered before any route or hook runs, in the one error shape too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const urls = new Urls(config.publicUrl);

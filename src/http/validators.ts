@@ -1,28 +1,17 @@
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import { makeAjv } from '../validation.js';
 
 /**
- * Request validation. Query strings and path parameters arrive as text, so they are coerced
- * ("limit=10" is a number); bodies are JSON and are taken as sent, so `{"title": 42}` is an error
- * rather than the title "42".
+ * Request validation with the server's one Ajv setup (src/validation.ts): bodies are JSON and
+ * taken as sent; query strings, path parameters and headers are text and coerced. This
+ * compiler replaces Fastify's own, so Fastify's `ajv` server option has no effect here: every
+ * validation option lives in `makeAjv`. Failures are worded by the error handler with
+ * `schemaError`, the formatter `compileValidator` uses too.
  */
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  (addFormats as unknown as (a: Ajv) => void)(ajv);
-  return ajv;
-}
-
 export function requestValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const bodies = makeAjv(false);
-  const text = makeAjv(true);
+  const bodies = makeAjv({ coerce: false });
+  const text = makeAjv({ coerce: true });
   return ({ schema, httpPart }) => (httpPart === 'body' ? bodies : text).compile(schema as object);
 }
 

@@ -5,6 +5,7 @@ import type { ContentRef } from '../content/document-schema.js';
 import type { PageNode } from '../content/tree.js';
 import type { SpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
+import { safeHref, safeSrc } from '../link-urls.js';
 import { Lru } from '../lru.js';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
@@ -303,7 +304,7 @@ export class SiteServer {
     const first = firstDocumentOf(open.index);
     const links = this.documentLinks(open, spaceRoot, first);
     const hrefOf = (ref: ContentRef): string | undefined => {
-      if (ref.kind === 'url') return safeUrl(ref.url);
+      if (ref.kind === 'url') return safeHref(ref.url);
       if (ref.kind === 'page' && (!ref.space || ref.space === open.space.id)) return links.page(ref.page);
       return undefined;
     };
@@ -536,7 +537,7 @@ function coverOf(page: PageNode, links: DocumentLinks): PageContent['cover'] {
   const cover = page.cover;
   if (!cover || page.layout?.cover === false) return undefined;
   const src = (ref: NonNullable<PageNode['cover']>['ref']) =>
-    ref.kind === 'file' ? links.file(ref.file)?.href : safeUrl(ref.url);
+    ref.kind === 'file' ? links.file(ref.file)?.href : safeSrc(ref.url);
   const light = src(cover.ref);
   if (!light) return undefined;
   return {
@@ -564,9 +565,4 @@ function claimsKey(claims: VisitorClaims): string {
 
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 27);
-}
-
-/** Only web and mail links leave a customization; anything else (javascript:, data:) is dropped. */
-function safeUrl(url: string): string | undefined {
-  return /^(https?:|mailto:|\/|#)/i.test(url) ? url : undefined;
 }

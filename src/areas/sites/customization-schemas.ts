@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
+import { LINK_URL } from '../../validation.js';
 import { SiteTitle } from './schemas.js';
 import { Expression } from './structure-schemas.js';
 
@@ -70,15 +71,15 @@ const SOCIAL_PLATFORMS = [
 export const PAGE_ACTIONS = ['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'] as const;
 
 const Ref = Type.String({ minLength: 1, maxLength: 256 });
-/** A link target; a URL may be relative or http(s)/mailto, never another scheme (javascript:). */
+/**
+ * A link target. A URL is checked when it is written by the rule the published site applies
+ * when it draws it (src/link-urls.ts): relative or http(s)/mailto, never another scheme
+ * (`javascript:`, `data:`), however disguised (`java<TAB>script:`, `JAVASCRIPT:`, `&#106;…`).
+ */
 export const ContentRef = Type.Union([
   Type.Object({
     kind: Type.Literal('url'),
-    url: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      pattern: '^(?![a-zA-Z][a-zA-Z0-9+.-]*:)|^(https?|mailto):',
-    }),
+    url: Type.String({ minLength: 1, maxLength: 2048, [LINK_URL]: true }),
   }),
   Type.Object({ kind: Type.Literal('page'), page: Ref, space: Type.Optional(Ref) }),
   Type.Object({

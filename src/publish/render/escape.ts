@@ -1,3 +1,5 @@
+import { browserView } from '../../link-urls.js';
+
 /**
  * Escaping and URL checks for the published-site renderer. Every piece of text and every
  * attribute value that reaches the HTML goes through `escapeHtml`; every URL through `safeHref`
@@ -23,39 +25,12 @@ export function attr(name: string, value: string | number | undefined): string {
   return value === undefined ? '' : ` ${name}="${escapeHtml(String(value))}"`;
 }
 
-const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
-// Browsers ignore ASCII tab and newline anywhere in a URL and strip leading C0 controls and
-// spaces, so `java\tscript:` is `javascript:`: look at the URL the way they do.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-const IGNORED = /[\u0000-\u0020\u007f]/g;
-
-const LINK_SCHEMES = new Set(['http', 'https', 'mailto']);
-const IMAGE_SCHEMES = new Set(['http', 'https']);
-
-function withScheme(url: string, allowed: ReadonlySet<string>): string | undefined {
-  const probe = url.replace(IGNORED, '');
-  if (probe === '') return undefined;
-  const scheme = SCHEME.exec(probe)?.[1];
-  if (scheme !== undefined && !allowed.has(scheme.toLowerCase())) return undefined;
-  return url.trim();
-}
-
-/**
- * The URL when it may be a link target: http, https, mailto or relative; undefined for
- * `javascript:`, `data:`, `vbscript:` and every other scheme.
- */
-export function safeHref(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : withScheme(url, LINK_SCHEMES);
-}
-
-/** The URL when it may be an image source: http, https or relative. */
-export function safeSrc(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : withScheme(url, IMAGE_SCHEMES);
-}
+// The URL rule is shared with the API, which refuses at write time what is dropped here.
+export { safeHref, safeSrc } from '../../link-urls.js';
 
 /** True for absolute http(s) URLs and protocol-relative ones: links that leave the site. */
 export function isExternal(url: string): boolean {
-  return /^(?:https?:)?\/\//i.test(url.replace(IGNORED, ''));
+  return /^(?:https?:)?\/\//i.test(browserView(url));
 }
 
 /**
