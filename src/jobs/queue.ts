@@ -3,25 +3,53 @@ import type { Tx } from '../db/database.js';
 import type { JobsTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../ids.js';
+import { holderIsDead, holderName } from './holder.js';
 
 /**
  * The durable job queue: jobs are rows in the database, so they survive restarts and several
  * server processes can share them. A worker claims a due job by leasing it (on PostgreSQL with
- * FOR UPDATE SKIP LOCKED, on SQLite under its single writer), renews the lease while it runs,
- * and records the outcome; failures are retried with exponential backoff up to `maxAttempts`.
- * A worker that dies loses its lease and the job becomes claimable again.
+ * FOR UPDATE SKIP LOCKED, on SQLite under its single writer), renews the short lease while it
+ * runs (a heartbeat), and records the outcome; failures are retried with exponential backoff up
+ * to `maxAttempts`.
+ *
+ * A worker that dies stops renewing: its jobs become claimable when their lease lapses (seconds),
+ * or at once when its process is known to be gone (holder.ts: a previous incarnation on this
+ * host). A run that died counts as an attempt: a job with attempts left runs again, and one
+ * without is not run again but failed, after its kind's `onLost` recorded that where the user
+ * sees it.
  */
+
+/** The lease a worker takes on a job; renewed every third of it while the job runs. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 export interface JobContext {
   jobId: string;
   attempt: number;
+  /** When the job was enqueued (ISO). */
+  enqueuedAt: string;
+  /**
+   * Aborted when this worker lost the job's lease (it could not be renewed in time, or another
+   * worker took the job over): the handler should stop and write nothing more.
+   */
+  signal: AbortSignal;
 }
 
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 
+export interface JobRegistration {
+  maxAttempts?: number;
+  /**
+   * Called instead of the handler for a job whose last allowed attempt died with its worker
+   * (the server stopped while it ran): record the failure where the user sees it. Must be
+   * idempotent (it runs again if this worker dies too).
+   */
+  onLost?: JobHandler;
+}
+
 interface Registration {
   handler: JobHandler;
   maxAttempts: number;
+  onLost: JobHandler | undefined;
 }
 
 export interface EnqueueOptions {
@@ -33,19 +61,24 @@ export interface EnqueueOptions {
 
 export interface QueueOptions {
   pollMs?: number;
+  /** How long a claim holds a job without being renewed (default 30 s). */
   leaseMs?: number;
+  /** How often a running job's lease is renewed (default a third of the lease). */
+  heartbeatMs?: number;
   backoffMs?: number;
   maxBackoffMs?: number;
 }
 
 export class JobQueue {
-  readonly workerId = newId(12);
+  /** This worker's lease-holder name (holder.ts). */
+  readonly workerId = holderName(newId(12));
   private readonly handlers = new Map<string, Registration>();
   private readonly schedules = new Map<string, { intervalMs: number; kind: string; payload: unknown }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
 
@@ -54,13 +87,14 @@ export class JobQueue {
     options: QueueOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1000;
-    this.leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(this.leaseMs / 3));
     this.backoffMs = options.backoffMs ?? 2000;
     this.maxBackoffMs = options.maxBackoffMs ?? 60 * 60_000;
   }
 
-  register(kind: string, handler: JobHandler, options: { maxAttempts?: number } = {}): void {
-    this.handlers.set(kind, { handler, maxAttempts: options.maxAttempts ?? 5 });
+  register(kind: string, handler: JobHandler, options: JobRegistration = {}): void {
+    this.handlers.set(kind, { handler, maxAttempts: options.maxAttempts ?? 5, onLost: options.onLost });
   }
 
   /** A recurring job: enqueued every `intervalMs`, once across all server processes. */
@@ -107,6 +141,18 @@ export class JobQueue {
 
   async get(jobId: string): Promise<JobsTable | undefined> {
     return this.deps.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  }
+
+  /**
+   * Whether a job is running under a lease that still holds (not lapsed, holder not known to be
+   * gone). Areas that serialize work behind a job (one git sync per space) take over from a job
+   * that is not: its worker died, or it ended without letting go.
+   */
+  async isLive(jobId: string): Promise<boolean> {
+    const job = await this.get(jobId);
+    if (job?.status !== 'running' || !job.locked_by || !job.locked_until) return false;
+    if (job.locked_until < this.deps.clock.now().toISOString()) return false;
+    return !holderIsDead(job.locked_by);
   }
 
   /** Starts polling; jobs enqueued by this process also wake it at once. */
@@ -181,25 +227,51 @@ export class JobQueue {
   /** Runs due jobs until none is left; answers how many ran. Tests call it directly. */
   async runDue(): Promise<number> {
     let ran = 0;
+    const dead = await this.deadHolders();
     for (;;) {
-      const job = await this.claim();
+      const job = await this.claim(dead);
       if (!job) return ran;
       await this.execute(job);
       ran++;
     }
   }
 
-  private async claim(): Promise<JobsTable | undefined> {
+  /** Holders of running jobs whose process is known to be gone (their jobs are claimable at once). */
+  private async deadHolders(): Promise<string[]> {
+    const rows = await this.deps.db
+      .selectFrom('jobs')
+      .select('locked_by')
+      .distinct()
+      .where('status', '=', 'running')
+      .where('locked_by', 'is not', null)
+      .where('locked_by', '!=', this.workerId)
+      .execute();
+    return rows.map((r) => r.locked_by!).filter(holderIsDead);
+  }
+
+  /**
+   * Leases the next due job: a queued one whose time has come, or a running one whose worker
+   * died (lease lapsed, or holder gone). The claim counts an attempt; a job claimed back from a
+   * dead worker with no attempt left then reads `attempts > max_attempts` (see execute).
+   */
+  private async claim(deadHolders: string[]): Promise<JobsTable | undefined> {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + this.leaseMs).toISOString();
     const nowIso = now.toISOString();
     const lock = this.deps.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const dead =
+      deadHolders.length > 0
+        ? sql`or (status = 'running' and locked_by in (${sql.join(deadHolders)}))`
+        : sql``;
     const { rows } = await sql<JobsTable>`
-      update jobs set status = 'running', locked_by = ${this.workerId}, locked_until = ${until},
+      update jobs set
+        last_error = case when status = 'running' then ${INTERRUPTED} else last_error end,
+        status = 'running', locked_by = ${this.workerId}, locked_until = ${until},
         attempts = attempts + 1, updated_at = ${nowIso}
       where id = (
         select id from jobs
         where (status = 'queued' and run_at <= ${nowIso}) or (status = 'running' and locked_until < ${nowIso})
+          ${dead}
         order by run_at, id
         limit 1
         ${lock}
@@ -211,11 +283,20 @@ export class JobQueue {
   private async execute(job: JobsTable): Promise<void> {
     const registration = this.handlers.get(job.kind);
     const log = this.deps.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    const heartbeat = setInterval(() => void this.renewLease(job.id), Math.max(1000, this.leaseMs / 3));
-    heartbeat.unref();
+    const lease = this.keepLease(job, log);
+    const context: JobContext = {
+      jobId: job.id,
+      attempt: job.attempts,
+      enqueuedAt: job.created_at,
+      signal: lease.signal,
+    };
     try {
+      if (job.attempts > job.max_attempts) {
+        await this.abandon(job, registration, context, log);
+        return;
+      }
       if (!registration) throw new Error(`no handler for jobs of kind "${job.kind}"`);
-      await registration.handler(JSON.parse(job.payload), { jobId: job.id, attempt: job.attempts });
+      await registration.handler(JSON.parse(job.payload), context);
       await this.finish(job.id, { status: 'done', last_error: null });
       log.info('job done');
     } catch (error) {
@@ -230,19 +311,83 @@ export class JobQueue {
         log.warn({ err: error, retryAt: runAt }, 'job failed, will retry');
       }
     } finally {
-      clearInterval(heartbeat);
+      lease.stop();
     }
   }
 
-  private async renewLease(jobId: string): Promise<void> {
-    const until = new Date(this.deps.clock.now().getTime() + this.leaseMs).toISOString();
-    await this.deps.db
-      .updateTable('jobs')
-      .set({ locked_until: until })
-      .where('id', '=', jobId)
-      .where('locked_by', '=', this.workerId)
-      .where('status', '=', 'running')
-      .execute();
+  /**
+   * A job whose last allowed attempt died with its worker: not run again. Its kind records the
+   * failure where the user sees it (onLost), and the job fails with the attempts it was allowed.
+   */
+  private async abandon(
+    job: JobsTable,
+    registration: Registration | undefined,
+    context: JobContext,
+    log: Deps['log'],
+  ): Promise<void> {
+    const allowed = job.max_attempts;
+    let message = `${INTERRUPTED} during its last allowed attempt (${allowed} of ${allowed}); it was not run again`;
+    try {
+      await registration?.onLost?.(JSON.parse(job.payload), context);
+    } catch (error) {
+      log.error({ err: error }, 'recording the failure of an interrupted job failed');
+      message += `, and recording that failure failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await this.finish(job.id, { status: 'failed', attempts: allowed, last_error: message });
+    log.warn('job interrupted for good (its worker stopped during the last allowed attempt)');
+  }
+
+  /**
+   * Renews the job's lease every heartbeat while it runs. A renewal that fails (a database
+   * error) is logged and tried again at the next beat, never thrown; once the lease has lapsed
+   * without being renewed, or the job is found held by another worker, the signal is aborted so
+   * the handler stops, and the lease is left to lapse.
+   */
+  private keepLease(job: JobsTable, log: Deps['log']): { signal: AbortSignal; stop(): void } {
+    const controller = new AbortController();
+    let heldUntil = new Date(job.locked_until ?? 0).getTime();
+    let stopped = false;
+    let beating = false;
+    const lose = (reason: string) => {
+      if (stopped || controller.signal.aborted) return;
+      log.warn({ reason }, 'job lease lost; the job stops');
+      controller.abort(new JobLeaseLost(reason));
+    };
+    const beat = async () => {
+      const until = this.deps.clock.now().getTime() + this.leaseMs;
+      const result = await this.deps.db
+        .updateTable('jobs')
+        .set({ locked_until: new Date(until).toISOString() })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', this.workerId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) heldUntil = until;
+      else lose('the job is no longer held by this worker (its lease lapsed and it was taken over)');
+    };
+    const timer = setInterval(() => {
+      if (stopped || beating) return;
+      beating = true;
+      beat()
+        .catch((error) => {
+          if (stopped) return;
+          log.error({ err: error }, 'job lease renewal failed');
+          if (this.deps.clock.now().getTime() >= heldUntil)
+            lose('the lease lapsed: it could not be renewed (database error)');
+        })
+        .catch(() => {})
+        .finally(() => {
+          beating = false;
+        });
+    }, this.heartbeatMs);
+    timer.unref();
+    return {
+      signal: controller.signal,
+      stop: () => {
+        stopped = true;
+        clearInterval(timer);
+      },
+    };
   }
 
   private async finish(jobId: string, outcome: Partial<JobsTable>): Promise<void> {
@@ -257,5 +402,15 @@ export class JobQueue {
       .where('id', '=', jobId)
       .where('locked_by', '=', this.workerId)
       .execute();
+  }
+}
+
+const INTERRUPTED = 'interrupted: the server running this job stopped';
+
+/** Why a job's signal was aborted: this worker no longer holds its lease. */
+export class JobLeaseLost extends Error {
+  constructor(reason: string) {
+    super(`this server lost its hold on the job: ${reason}`);
+    this.name = 'JobLeaseLost';
   }
 }

@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/database.js';
@@ -11,7 +12,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Deps } from '../../src/deps.js';
 import { Urls } from '../../src/http/urls.js';
 import { newId } from '../../src/ids.js';
-import { JobQueue } from '../../src/jobs/queue.js';
+import { JobLeaseLost, JobQueue, type QueueOptions } from '../../src/jobs/queue.js';
 
 /**
  * The durable job queue against real databases: a file SQLite database, or a PostgreSQL schema
@@ -34,17 +35,24 @@ async function open(): Promise<Database> {
   return database;
 }
 
-function queue(database: Database, clock: ManualClock): JobQueue {
+function queue(
+  database: Database,
+  clock: ManualClock,
+  options: { options?: QueueOptions; db?: Deps['db']; logs?: string[] } = {},
+): JobQueue {
+  const { logs } = options;
   const deps: Deps = {
     config: loadConfig({}),
     database,
-    db: database.db,
+    db: options.db ?? database.db,
     dialect: database.dialect,
     clock,
     urls: new Urls('http://127.0.0.1'),
-    log: pino({ level: 'silent' }),
+    log: logs
+      ? pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) })
+      : pino({ level: 'silent' }),
   };
-  return new JobQueue(deps, { backoffMs: 1000, leaseMs: 60_000 });
+  return new JobQueue(deps, { backoffMs: 1000, leaseMs: 60_000, ...options.options });
 }
 
 afterAll(async () => {
@@ -187,5 +195,175 @@ describe('job queue', () => {
     expect(
       (await Promise.all([b.enqueueDueSchedules(), a.enqueueDueSchedules()])).reduce((x, y) => x + y),
     ).toBe(1);
+  });
+});
+
+/** Marks a job as held by `holder` (a worker that died while running it). */
+async function hold(database: Database, id: string, holder: string, until: string, attempts = 1) {
+  await database.db
+    .updateTable('jobs')
+    .set({ status: 'running', locked_by: holder, locked_until: until, attempts })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A holder on this host whose process has exited. */
+function exitedProcessHolder(): string {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  return `w0rker:0therProcess:${pid}:${hostname()}`;
+}
+
+/** A holder that had this process's id: an earlier incarnation of the server (a container's pid 1). */
+const earlierIncarnation = `w0rker:Earl1erToken:${process.pid}:${hostname()}`;
+
+/** The shared database, emptied of the jobs earlier tests left. */
+async function fresh(): Promise<Database> {
+  const database = await open();
+  await database.db.deleteFrom('jobs').execute();
+  return database;
+}
+
+describe('crash recovery', () => {
+  it('renews the lease of a running job while it runs (heartbeat)', async () => {
+    const clock = new ManualClock('2026-06-01T00:00:00.000Z');
+    const database = await fresh();
+    const q = queue(database, clock, { options: { leaseMs: 30_000, heartbeatMs: 10 } });
+    const other = queue(database, clock, { options: { leaseMs: 30_000 } });
+    q.register('long', async (_payload, { jobId }) => {
+      expect((await q.get(jobId))?.locked_until).toBe('2026-06-01T00:00:30.000Z');
+      clock.advance(20_000);
+      await vi.waitFor(async () =>
+        expect((await q.get(jobId))?.locked_until).toBe('2026-06-01T00:00:50.000Z'),
+      );
+      // Past the first lease: held all the same, no other worker takes the job.
+      clock.advance(20_000);
+      await vi.waitFor(async () =>
+        expect((await q.get(jobId))?.locked_until).toBe('2026-06-01T00:01:10.000Z'),
+      );
+      expect(await q.isLive(jobId)).toBe(true);
+      expect(await other.runDue()).toBe(0);
+    });
+    const id = await q.enqueue('long', {});
+    expect(await q.runDue()).toBe(1);
+    expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 1, locked_by: null });
+    expect(await q.isLive(id)).toBe(false);
+  });
+
+  it('takes back at once the jobs of a gone process of this host; others when their short lease lapses', async () => {
+    const clock = new ManualClock('2026-06-02T00:00:00.000Z');
+    const database = await fresh();
+    const q = queue(database, clock, { options: { leaseMs: 30_000 } });
+    const runs: string[] = [];
+    q.register('work', async (payload) => {
+      runs.push((payload as { name: string }).name);
+    });
+    const exited = await q.enqueue('work', { name: 'exited' });
+    const earlier = await q.enqueue('work', { name: 'earlier' });
+    const elsewhere = await q.enqueue('work', { name: 'elsewhere' });
+    const leased = '2026-06-02T00:00:30.000Z';
+    await hold(database, exited, exitedProcessHolder(), leased);
+    await hold(database, earlier, earlierIncarnation, leased);
+    // Another host: whether its process lives cannot be known here, its lease decides.
+    await hold(database, elsewhere, 'w0rker:0therHost:1:some-other-host.example', leased);
+    expect(await q.isLive(exited)).toBe(false);
+    expect(await q.isLive(elsewhere)).toBe(true);
+
+    expect(await q.runDue()).toBe(2);
+    expect(runs.sort()).toEqual(['earlier', 'exited']);
+    clock.advance(30_001);
+    expect(await q.isLive(elsewhere)).toBe(false);
+    expect(await q.runDue()).toBe(1);
+    expect(runs).toContain('elsewhere');
+    for (const id of [exited, earlier, elsewhere])
+      expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 2, last_error: null });
+  });
+
+  it('never runs a job again past its attempts: a run that died counts, and its kind records the failure', async () => {
+    const clock = new ManualClock('2026-06-03T00:00:00.000Z');
+    const database = await fresh();
+    const q = queue(database, clock, { options: { leaseMs: 30_000 } });
+    let ran = 0;
+    const lost: unknown[] = [];
+    q.register(
+      'once',
+      async () => {
+        ran++;
+      },
+      { maxAttempts: 1, onLost: async (payload) => void lost.push(payload) },
+    );
+    const dead = await q.enqueue('once', { space: 'a' });
+    const lapsed = await q.enqueue('once', { space: 'b' });
+    await hold(database, dead, exitedProcessHolder(), '2026-06-03T00:10:00.000Z');
+    await hold(database, lapsed, 'w0rker:0therHost:1:some-other-host.example', '2026-06-03T00:00:30.000Z');
+    expect(await q.runDue()).toBe(1);
+    clock.advance(31_000);
+    expect(await q.runDue()).toBe(1);
+    expect(ran).toBe(0);
+    expect(lost).toEqual([{ space: 'a' }, { space: 'b' }]);
+    for (const id of [dead, lapsed]) {
+      const job = await q.get(id);
+      expect(job).toMatchObject({ status: 'failed', attempts: 1, locked_by: null });
+      expect(job?.last_error).toMatch(/^interrupted: the server running this job stopped .*not run again/);
+    }
+    clock.advance(3_600_000);
+    expect(await q.runDue()).toBe(0);
+
+    // With attempts left, the interrupted run counts as one and the job runs again.
+    q.register('twice', async () => {
+      ran++;
+    });
+    const again = await q.enqueue('twice', {}, { maxAttempts: 2 });
+    await hold(database, again, earlierIncarnation, '2026-06-03T02:00:00.000Z');
+    expect(await q.runDue()).toBe(1);
+    expect(ran).toBe(1);
+    expect(await q.get(again)).toMatchObject({ status: 'done', attempts: 2, last_error: null });
+  });
+
+  it('logs a database error while renewing a lease, never rejects unhandled, and stops the job once the lease lapsed', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const clock = new ManualClock('2026-06-04T00:00:00.000Z');
+      const database = await fresh();
+      let failing = false;
+      // The same database, except that while `failing`, updates of the jobs table hit a table
+      // that does not exist: a real database error, in the heartbeat.
+      const db = new Proxy(database.db, {
+        get(target, prop) {
+          if (prop === 'updateTable' && failing)
+            return (table: string) =>
+              // biome-ignore lint/suspicious/noExplicitAny: a table the types do not know, on purpose
+              (target as any).updateTable(table === 'jobs' ? 'jobs_gone' : table);
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const logs: string[] = [];
+      const q = queue(database, clock, { db, logs, options: { leaseMs: 30_000, heartbeatMs: 10 } });
+      let reason: unknown;
+      q.register('fragile', async (_payload, { signal }) => {
+        failing = true;
+        await vi.waitFor(() => expect(logs.join('\n')).toContain('job lease renewal failed'));
+        expect(signal.aborted).toBe(false);
+        clock.advance(30_001);
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        reason = signal.reason;
+        failing = false;
+      });
+      const id = await q.enqueue('fragile', {});
+      expect(await q.runDue()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reason).toBeInstanceOf(JobLeaseLost);
+      expect(String((reason as Error).message)).toContain('could not be renewed');
+      expect(logs.join('\n')).toContain('job lease lost; the job stops');
+      expect(unhandled).toEqual([]);
+      // Nobody took the job meanwhile: what it did is recorded.
+      expect((await q.get(id))?.status).toBe('done');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

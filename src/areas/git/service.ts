@@ -7,7 +7,7 @@ import { CredentialSealer, splitCredentials } from '../../git/credentials.js';
 import { PageFileMemo } from '../../git/page-files.js';
 import { GitError } from '../../git/runner.js';
 import { OutboundError } from '../../http/outbound.js';
-import type { JobContext } from '../../jobs/queue.js';
+import { type JobContext, JobLeaseLost } from '../../jobs/queue.js';
 import type { Services } from '../../services.js';
 import type { ExportGitBody, ImportGitBody } from './schemas.js';
 import { runExport } from './sync-export.js';
@@ -31,14 +31,15 @@ export interface SyncJob {
 }
 
 export const GIT_JOB = 'git.sync';
-const LEASE_MS = 15 * 60_000;
 const BUSY_RETRY_MS = 2000;
 const REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\]+(?<![/.])$/;
 
 /**
  * Git sync of a space: requests are checked and queued (one background job each; the API
  * answers at once); the job runs under a per-space lease so one sync runs per space at a time,
- * and its outcome is recorded on the space's sync row, shown by GET git/info.
+ * and its outcome is recorded on the space's sync row, shown by GET git/info. The space's lease
+ * names the job holding it and lasts while that job is live in the queue: a sync whose server
+ * died is taken over by the next one at once, and fails with a message saying so (onLost).
  */
 export class GitService {
   readonly sealer: CredentialSealer;
@@ -63,6 +64,7 @@ export class GitService {
   registerJobs(): void {
     this.services.jobs.register(GIT_JOB, (payload, context) => this.runJob(payload as SyncJob, context), {
       maxAttempts: 1,
+      onLost: (payload, context) => this.lost(payload as SyncJob, context),
     });
   }
 
@@ -200,6 +202,7 @@ export class GitService {
     }
     const log = this.deps.log.child({ spaceId: job.spaceId, direction: job.direction });
     try {
+      context.signal.throwIfAborted();
       const row = await this.row(job.spaceId);
       if (job.timestamp && row?.last_timestamp && job.timestamp < row.last_timestamp) {
         await this.record(job, 'success', null, [
@@ -219,7 +222,8 @@ export class GitService {
       log.warn({ reason: message }, `git ${job.direction} failed`);
       await this.record(job, 'failure', message, error instanceof SyncFailure ? error.details : []);
       if (!(error instanceof SyncFailure || error instanceof GitError || error instanceof OutboundError)) {
-        if (!(error instanceof ApiError)) log.error({ err: error }, 'git sync crashed');
+        if (!(error instanceof ApiError || error instanceof JobLeaseLost))
+          log.error({ err: error }, 'git sync crashed');
       }
     } finally {
       this.cache.sweepSoon();
@@ -232,23 +236,66 @@ export class GitService {
     }
   }
 
+  /**
+   * Takes the space's lease for this job: free, already ours, or held by a job that is no longer
+   * live (its server stopped, or it ended without letting go), which this one takes over.
+   */
   private async lease(spaceId: string, jobId: string): Promise<boolean> {
-    const now = this.deps.clock.now();
-    const result = await this.deps.db
-      .updateTable('git_syncs')
-      .set({ lease_job: jobId, lease_until: new Date(now.getTime() + LEASE_MS).toISOString() })
-      .where('space_id', '=', spaceId)
-      .where((eb) =>
-        eb.or([
-          eb('lease_job', 'is', null),
-          eb('lease_until', '<', now.toISOString()),
-          eb('lease_job', '=', jobId),
-        ]),
-      )
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return true;
+    const take = async (holder: string | null) => {
+      const result = await this.deps.db
+        .updateTable('git_syncs')
+        .set({ lease_job: jobId, lease_until: null })
+        .where('space_id', '=', spaceId)
+        .where((eb) =>
+          holder === null
+            ? eb.or([eb('lease_job', 'is', null), eb('lease_job', '=', jobId)])
+            : eb('lease_job', '=', holder),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    };
+    if (await take(null)) return true;
+    const row = await this.row(spaceId);
     // No row (the installation was removed meanwhile): nothing to hold a lease on, run anyway.
-    return !(await this.row(spaceId));
+    if (!row) return true;
+    const holder = row.lease_job;
+    if (holder === null) return take(null);
+    if (await this.services.jobs.isLive(holder)) return false;
+    if (!(await take(holder))) return false;
+    this.deps.log.warn(
+      { spaceId, jobId, previousJob: holder },
+      'git sync takes the space over from a sync that is no longer running (its server stopped)',
+    );
+    return true;
+  }
+
+  /**
+   * The job died with its server and is not run again: the operation it was running (unless a
+   * later request replaced it) fails with a message saying so, and its lease goes.
+   */
+  private async lost(job: SyncJob, context: JobContext): Promise<void> {
+    const now = this.deps.clock.now().toISOString();
+    const doing = job.direction === 'import' ? 'importing' : 'exporting';
+    await this.deps.db
+      .updateTable('git_syncs')
+      .set({
+        op_state: 'failure',
+        op_direction: job.direction,
+        op_ended_at: now,
+        op_error: `the server stopped while ${doing}; start the ${job.direction} again`,
+        op_warnings: null,
+        updated_at: now,
+      })
+      .where('space_id', '=', job.spaceId)
+      .where('op_state', '=', 'running')
+      .where('op_started_at', '<=', context.enqueuedAt)
+      .execute();
+    await this.deps.db
+      .updateTable('git_syncs')
+      .set({ lease_job: null, lease_until: null })
+      .where('space_id', '=', job.spaceId)
+      .where('lease_job', '=', context.jobId)
+      .execute();
   }
 
   private async record(job: SyncJob, state: 'success' | 'failure', error: string | null, warnings: string[]) {
@@ -271,7 +318,7 @@ export class GitService {
 function failureMessage(error: unknown): string {
   if (error instanceof GitError || error instanceof SyncFailure || error instanceof OutboundError)
     return error.message;
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError || error instanceof JobLeaseLost) return error.message;
   return 'the sync failed because of an internal error; see the server log';
 }
 

@@ -40,6 +40,9 @@ export interface ImportedPage {
   sourceURL: string;
 }
 
+const INTERRUPTED =
+  'the import was interrupted (the server stopped while it ran); check the space and start it again';
+
 /** A run that cannot go on, with a message for the person who started it. */
 class ImportFailure extends Error {}
 
@@ -58,9 +61,11 @@ export class ImportsService {
   ) {}
 
   registerJobs(): void {
-    this.services.jobs.register(IMPORT_JOB, (payload) => this.runJob((payload as { runId: string }).runId), {
-      maxAttempts: 1,
-    });
+    this.services.jobs.register(
+      IMPORT_JOB,
+      (payload, context) => this.runJob((payload as { runId: string }).runId, context.signal),
+      { maxAttempts: 1, onLost: (payload) => this.lost((payload as { runId: string }).runId) },
+    );
   }
 
   async start(actor: Actor, orgId: string, body: StartImportBody): Promise<ImportRunsTable> {
@@ -247,16 +252,31 @@ export class ImportsService {
     return this.deps.db.selectFrom('import_runs').selectAll().where('id', '=', runId).executeTakeFirst();
   }
 
-  private async runJob(runId: string): Promise<void> {
+  /**
+   * The run's job died with its server and is not run again: the run fails, saying so, which
+   * also lets the space's next run go ahead at once.
+   */
+  private async lost(runId: string): Promise<void> {
+    const now = this.deps.clock.now().toISOString();
+    for (const [status, reason] of [
+      ['in-progress', INTERRUPTED],
+      ['pending', 'the server stopped before the import could start; start it again'],
+    ] as const)
+      await this.deps.db
+        .updateTable('import_runs')
+        .set({ status: 'failed', reason, updated_at: now })
+        .where('id', '=', runId)
+        .where('status', '=', status)
+        .execute();
+  }
+
+  private async runJob(runId: string, signal: AbortSignal): Promise<void> {
     const row = await this.row(runId);
     if (!row || row.status === 'cancelled' || row.status === 'completed' || row.status === 'failed') return;
     const log = this.deps.log.child({ importRunId: runId, spaceId: row.space_id });
     if (row.status === 'in-progress') {
       // The job ran before and its worker died: what it did is unknown, say so rather than redo it.
-      await this.finish(runId, 'failed', {
-        reason:
-          'the import was interrupted (the server stopped while it ran); check the space and start it again',
-      });
+      await this.finish(runId, 'failed', { reason: INTERRUPTED });
       return;
     }
     if (!(await this.claim(row))) {
@@ -268,7 +288,7 @@ export class ImportsService {
       return;
     }
     try {
-      const { pages, crId } = await this.perform(row);
+      const { pages, crId } = await this.perform(row, signal);
       await this.finish(runId, 'completed', {
         pages: JSON.stringify(pages),
         written_change_request_id: crId,
@@ -323,7 +343,10 @@ export class ImportsService {
   }
 
   /** Fetches and converts every file, then writes them all at once (and merges, without a target change request). */
-  private async perform(row: ImportRunsTable): Promise<{ pages: ImportedPage[]; crId: string }> {
+  private async perform(
+    row: ImportRunsTable,
+    signal: AbortSignal,
+  ): Promise<{ pages: ImportedPage[]; crId: string }> {
     const actor = await this.actorOf(row.created_by);
     const { files } = JSON.parse(row.source) as StoredSource;
     const changes: ContentChange[] = [];
@@ -344,6 +367,9 @@ export class ImportsService {
         'the files hold no Markdown page to import (a zip needs .md or .markdown files)',
       );
 
+    // This server no longer holds the job (its lease lapsed): write nothing.
+    if (signal.aborted)
+      throw new ImportFailure(`${(signal.reason as Error).message}; start the import again`);
     let crId = row.change_request_id;
     let opened = false;
     if (!crId) {
