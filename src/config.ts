@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseAllowEntry } from './http/allow-list.js';
 
 /**
  * The server's configuration. This module is the only place that reads `process.env`;
@@ -14,7 +15,7 @@ export interface Config {
   publicUrl: string;
   adminEmail: string;
   adminToken: string | undefined;
-  /** Hosts and CIDR ranges that outbound fetches may reach although private or loopback. */
+  /** Hosts, addresses and CIDR ranges (each optionally `:port`) outbound fetches may reach although private. */
   outboundAllow: string[];
   logLevel: LogLevel;
   /** Requests per minute per token (or per address without a token); 0 disables the limit. */
@@ -98,14 +99,9 @@ function outboundAllow(env: Env): string[] {
     .map((entry) => entry.trim())
     .filter(Boolean);
   for (const entry of entries) {
-    const cidr = /^[0-9a-fA-F.:]+\/\d{1,3}$/.test(entry);
-    const host = /^[a-zA-Z0-9.-]+$|^\[?[0-9a-fA-F:.]+\]?$/.test(entry);
-    if (!cidr && !host) {
-      throw new ConfigError(
-        'QUIRE_OUTBOUND_ALLOW',
-        `"${entry}" is neither a host name, an address nor a CIDR range`,
-      );
-    }
+    // Host, address or CIDR range, each with an optional :port (src/http/allow-list.ts).
+    const parsed = parseAllowEntry(entry);
+    if ('error' in parsed) throw new ConfigError('QUIRE_OUTBOUND_ALLOW', parsed.error);
   }
   return entries;
 }

@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import type { Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
 import { ApiError } from './errors.js';
-import { Urls } from './http/urls.js';
-import { openConfiguredDatabase, serve } from './server.js';
-import { createServices, type Services } from './services.js';
+import type { Services } from './services.js';
+
+// The server and its services load only for the commands that need them, so `help`, a usage
+// error or a configuration error answers at once.
+const server = () => import('./server.js');
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -44,23 +42,7 @@ function option(values: Record<string, string | boolean | undefined>, name: stri
 
 /** Runs an admin command against the configured database, migrated first. */
 async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
-  const database: Database = await openConfiguredDatabase(config);
-  try {
-    await migrateToLatest(database);
-    const log = pino({ level: 'warn' });
-    const services = createServices({
-      config,
-      database,
-      db: database.db,
-      dialect: database.dialect,
-      clock: systemClock,
-      urls: new Urls(config.publicUrl),
-      log,
-    });
-    return await run(services);
-  } finally {
-    await database.close();
-  }
+  return (await server()).withServices(config, run);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -87,10 +69,10 @@ async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'serve': {
-      const server = await serve(config, out);
+      const running = await (await server()).serve(config, out);
       const stop = async (signal: string) => {
         err(`Received ${signal}, shutting down`);
-        await server.close();
+        await running.close();
         process.exit(0);
       };
       process.once('SIGINT', () => void stop('SIGINT'));
@@ -98,16 +80,9 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'migrate': {
-      const database = await openConfiguredDatabase(config);
-      try {
-        const report = await migrateToLatest(database);
-        for (const name of report.applied) err(`Applied migration ${name}`);
-        err(
-          report.applied.length ? 'Database is up to date.' : 'Nothing to migrate; database is up to date.',
-        );
-      } finally {
-        await database.close();
-      }
+      const applied = await (await server()).migrateConfigured(config);
+      for (const name of applied) err(`Applied migration ${name}`);
+      err(applied.length ? 'Database is up to date.' : 'Nothing to migrate; database is up to date.');
       return 0;
     }
     case 'user create':

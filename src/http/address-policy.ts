@@ -1,8 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { ConfigError } from '../config.js';
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Range = [Address, number];
+import { type Address, type AllowEntry, hostIPv4, parseAllowEntry, type Range } from './allow-list.js';
 
 /** What a refused range is called in messages, so an operator knows what they would be allowing. */
 const RANGE_NAMES: Record<string, string> = {
@@ -17,18 +15,15 @@ const RANGE_NAMES: Record<string, string> = {
   reserved: 'a reserved address',
 };
 
-// IPv6 forms that carry an IPv4 address: judged by the IPv4 address they lead to, so that
-// ::ffff:127.0.0.1 or 64:ff9b::a00:1 cannot reach what 127.0.0.1 or 10.0.0.1 may not.
-const NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
-const SIIT = ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96');
+// IPv6 forms that carry an IPv4 address are judged by it, so that ::ffff:127.0.0.1,
+// ::127.0.0.1 or 64:ff9b::a00:1 cannot reach what 127.0.0.1 or 10.0.0.1 may not; 6to4 (a v6
+// network behind that IPv4 router) is judged by it too.
 const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
 
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const host = hostIPv4(address);
+  if (host) return host;
   const p = address.parts;
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
-  if (address.match(NAT64) || address.match(SIIT)) {
-    return new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
-  }
   if (address.match(SIX_TO_FOUR))
     return new ipaddr.IPv4([p[1]! >> 8, p[1]! & 0xff, p[2]! >> 8, p[2]! & 0xff]);
   return undefined;
@@ -55,58 +50,57 @@ export function bareHost(host: string): string {
     .replace(/\.$/, '');
 }
 
-function isAddress(text: string): boolean {
-  return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
+/** An address and the IPv4 address it stands for, if any: an entry of either form matches. */
+function forms(address: Address): Address[] {
+  const v4 = address.kind() === 'ipv6' ? hostIPv4(address as ipaddr.IPv6) : undefined;
+  return v4 ? [address, v4] : [address];
 }
 
-function matches(address: Address, range: Range): boolean {
-  const forms = [address];
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    forms.push((address as ipaddr.IPv6).toIPv4Address());
-  }
-  return forms.some((form) => form.kind() === range[0].kind() && form.match(range));
+function inRange(address: Address, range: Range): boolean {
+  return forms(address).some((form) => form.kind() === range[0].kind() && form.match(range));
 }
+
+const portsOf = (entries: AllowEntry[]) => entries.map((e) => e.port).filter((p) => p !== undefined);
 
 /**
  * Which addresses outbound requests may reach: public unicast ones, plus whatever the operator
- * lists in QUIRE_OUTBOUND_ALLOW (host names, addresses, CIDR ranges).
+ * lists in QUIRE_OUTBOUND_ALLOW (host names, addresses, CIDR ranges, each for every port or,
+ * written `entry:port`, for one; see allow-list.ts).
  */
 export class AddressPolicy {
-  private readonly hosts = new Set<string>();
-  private readonly ranges: Range[] = [];
+  private readonly hosts: Array<AllowEntry & { kind: 'host' }> = [];
+  private readonly ranges: Array<AllowEntry & { kind: 'range' }> = [];
 
   constructor(allow: readonly string[]) {
     for (const raw of allow) {
-      const entry = bareHost(raw.trim());
-      if (entry === '') continue;
-      if (entry.includes('/')) {
-        if (!ipaddr.isValidCIDR(entry)) {
-          throw new ConfigError(
-            'QUIRE_OUTBOUND_ALLOW',
-            `"${raw}" is not a valid CIDR range such as 10.0.0.0/8`,
-          );
-        }
-        this.ranges.push(ipaddr.parseCIDR(entry));
-      } else if (isAddress(entry)) {
-        const address = ipaddr.parse(entry);
-        this.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-      } else {
-        this.hosts.add(entry);
-      }
+      if (raw.trim() === '') continue;
+      const entry = parseAllowEntry(raw);
+      if ('error' in entry) throw new ConfigError('QUIRE_OUTBOUND_ALLOW', entry.error);
+      if (entry.kind === 'host') this.hosts.push(entry);
+      else this.ranges.push(entry);
     }
   }
 
   /** A host name the operator listed may resolve anywhere: they vouched for the name itself. */
-  allowsHost(host: string): boolean {
-    return this.hosts.has(bareHost(host));
+  allowsHost(host: string, port: number): boolean {
+    const name = bareHost(host);
+    return this.hosts.some(
+      (entry) => entry.host === name && (entry.port === undefined || entry.port === port),
+    );
   }
 
-  /** Why `address` may not be reached (such as "a loopback address"), or undefined when it may. */
-  refusal(address: string): string | undefined {
+  /**
+   * Why `address` may not be reached on `port` (such as "a loopback address"), or undefined
+   * when it may.
+   */
+  refusal(address: string, port: number): string | undefined {
     const bare = bareHost(address);
     if (!ipaddr.isValid(bare)) return 'not an IP address';
     const parsed = ipaddr.parse(bare);
-    if (this.ranges.some((range) => matches(parsed, range))) return undefined;
-    return specialRange(parsed);
+    const listed = this.ranges.filter((entry) => inRange(parsed, entry.range));
+    if (listed.some((entry) => entry.port === undefined || entry.port === port)) return undefined;
+    const reason = specialRange(parsed);
+    if (reason === undefined || listed.length === 0) return reason;
+    return `${reason} (allowed on port ${portsOf(listed).join(', ')} only, not ${port})`;
   }
 }

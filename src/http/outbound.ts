@@ -36,7 +36,10 @@ export class OutboundError extends Error {
 }
 
 export interface OutboundOptions {
-  /** QUIRE_OUTBOUND_ALLOW: host names, addresses and CIDR ranges that may be reached although private. */
+  /**
+   * QUIRE_OUTBOUND_ALLOW: host names, addresses and CIDR ranges that may be reached although
+   * private, each on every port or (`entry:port`, `[v6]:port`) on one.
+   */
   allow: readonly string[];
   timeoutMs?: number;
   maxBytes?: number;
@@ -326,6 +329,7 @@ export class OutboundClient {
   /** The addresses `url` may be fetched from; refuses when any of them is off limits. */
   private async resolve(url: URL, signal: AbortSignal, step: 'fetch' | 'redirect'): Promise<Resolved[]> {
     const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const refused = (reason: string) =>
       new OutboundError(
         'blocked',
@@ -333,7 +337,7 @@ export class OutboundClient {
       );
     const literal = isIP(host);
     if (literal) {
-      const reason = this.policy.refusal(host);
+      const reason = this.policy.refusal(host, port);
       if (reason) throw refused(`${host} is ${reason}; add it to ${ALLOW_VARIABLE} to allow it`);
       return [{ address: host, family: literal as 4 | 6 }];
     }
@@ -352,11 +356,11 @@ export class OutboundClient {
     if (answers.length === 0) {
       throw new OutboundError('dns', `${host} has no address; check the host name in ${shown(url)}`);
     }
-    if (this.policy.allowsHost(host)) return answers;
+    if (this.policy.allowsHost(host, port)) return answers;
     // Every address must pass, not just one: a name answering one public and one private
     // address would otherwise let whichever connects first decide.
     for (const { address } of answers) {
-      const reason = this.policy.refusal(address);
+      const reason = this.policy.refusal(address, port);
       if (reason) {
         throw refused(
           `${host} resolves to ${address}, ${reason}; add ${host} or ${address} to ${ALLOW_VARIABLE} to allow it`,

@@ -110,18 +110,30 @@ describe('quire CLI against a running server', () => {
 });
 
 describe('first start without QUIRE_ADMIN_TOKEN', () => {
-  it('prints a new admin token once', async () => {
+  it('prints a banner with the URL, the data, a new admin token once and how to stop, before any log line', async () => {
     const store = await isolatedStore();
     try {
-      const server = await startCliServer({ ...store.env, ...QUIET });
+      const server = await startCliServer({ ...store.env, LOG_LEVEL: 'info', PORT: '0' });
+      await waitFor(() => server.output.some((l) => l.startsWith('{')));
+      const firstLog = server.output.findIndex((l) => l.startsWith('{'));
+      const banner = server.output.slice(0, firstLog).join('\n');
+      expect(banner).toMatch(/^Quire \S+ is listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(banner).toContain(process.env.DATABASE_URL ? 'PostgreSQL' : store.env.QUIRE_DATA_DIR);
+      expect(banner).toMatch(/migrations applied/);
+      expect(banner).toContain('Ctrl+C');
+      expect(banner).not.toContain('Applied migration');
+      expect(server.output.slice(firstLog).every((l) => l.startsWith('{'))).toBe(true);
       const line = server.output.find((l) => l.includes('Admin API token'));
       const token = line?.match(/(quire_\S+)/)?.[1];
       expect(token).toBeDefined();
       const { data } = await apiClient(server.url, token).user.getAuthenticatedUser();
       expect(data.email).toBe('admin@localhost');
       await server.stop();
+
       const again = await startCliServer({ ...store.env, ...QUIET });
-      expect(again.output.join('\n')).not.toContain('Admin API token');
+      const output = again.output.join('\n');
+      expect(output).not.toContain('Admin API token');
+      expect(output).not.toContain('migrations applied');
       expect((await apiClient(again.url, token).user.getAuthenticatedUser()).data.email).toBe(
         'admin@localhost',
       );
@@ -131,6 +143,13 @@ describe('first start without QUIRE_ADMIN_TOKEN', () => {
     }
   });
 });
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  for (const start = Date.now(); !condition(); ) {
+    if (Date.now() - start > ms) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('configuration errors', () => {
   it('stop the process with a message naming the variable', async () => {

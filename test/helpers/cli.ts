@@ -1,12 +1,50 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { newId } from '../../src/ids.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ENTRY = ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+const DIST_MAIN = path.join(ROOT, 'dist/main.js');
+
+/** The newest modification time of any file under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+let built: Promise<void> | undefined;
+
+/**
+ * The CLI is run as `npm start` runs it, from dist/ (built by `npm install`), so a run costs the
+ * start of a built program rather than a compile of the sources. When a source file is newer than
+ * the build, dist/ is rebuilt first, once per test file.
+ */
+export function builtCli(): Promise<void> {
+  built ??= new Promise((resolve, reject) => {
+    if (existsSync(DIST_MAIN) && statSync(DIST_MAIN).mtimeMs >= newest(path.join(ROOT, 'src'))) {
+      resolve();
+      return;
+    }
+    execFile('npm', ['run', 'build'], { cwd: ROOT, timeout: 300_000 }, (error, stdout, stderr) => {
+      if (!error) return resolve();
+      // tsc writes its output even when another file does not type-check: run on that build, and
+      // leave type errors to `npm run typecheck`. A build that wrote nothing is a failure.
+      if (existsSync(DIST_MAIN) && statSync(DIST_MAIN).mtimeMs >= newest(path.join(ROOT, 'src'))) {
+        process.stderr.write(
+          `npm run build reported errors; the CLI tests run on what it wrote:\n${stdout}\n`,
+        );
+        return resolve();
+      }
+      reject(new Error(`dist/ is older than src/ and \`npm run build\` failed:\n${stdout}\n${stderr}`));
+    });
+  });
+  return built;
+}
 
 export interface CliResult {
   code: number;
@@ -14,12 +52,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `quire <args>` from source, as a separate process. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs `quire <args>` (the built CLI) as a separate process. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  await builtCli();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...ENTRY, ...args],
+      [DIST_MAIN, ...args],
       { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -36,25 +75,28 @@ export interface CliServer {
   stop(): Promise<void>;
 }
 
-/** Starts `quire serve` and waits for it to listen. */
-export function startCliServer(env: Record<string, string>): Promise<CliServer> {
+/** Starts `quire serve` (the built CLI) and waits for it to listen and print its banner. */
+export async function startCliServer(env: Record<string, string>): Promise<CliServer> {
+  await builtCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+    const child = spawn(process.execPath, [DIST_MAIN, 'serve'], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
     const output: string[] = [];
     let buffer = '';
+    let url: string | undefined;
     const onData = (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
         output.push(line);
-        const match = /Quire is listening on (\S+)/.exec(line);
-        if (match) {
+        url ??= /^Quire \S+ is listening on (\S+)/.exec(line)?.[1];
+        // The banner ends with this line; the JSON logs follow it.
+        if (url && line.startsWith('Logs follow')) {
           resolve({
-            url: match[1]!,
+            url,
             output,
             process: child,
             stop: () =>

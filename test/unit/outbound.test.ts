@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { OutboundClient, OutboundError } from '../../src/http/outbound.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -163,6 +163,92 @@ describe('outbound client: address policy', () => {
       new OutboundClient({ allow: [] }).fetch('http://user:s3cret@10.0.0.1/x?token=abc'),
     );
     expect(error.message).not.toMatch(/s3cret|token=abc/);
+  });
+});
+
+describe('outbound client: allow-list entries with ports and IPv4 inside IPv6', () => {
+  it.each([
+    ['http://[::127.0.0.1]/', 'a loopback address'],
+    ['http://[::7f00:1]/', 'a loopback address'],
+    ['http://[::ffff:127.0.0.1]/', 'a loopback address'],
+    ['http://[::ffff:7f00:1]/', 'a loopback address'],
+    ['http://[::10.1.2.3]/', 'a private address'],
+    ['http://[::a9fe:a9fe]/', 'a link-local address'],
+    ['http://[::ffff:0:192.168.1.1]/', 'a private address'],
+    ['http://[::0.0.0.2]/', 'an unspecified address'],
+  ])('classifies %s by its IPv4 address (%s)', async (url, reason) => {
+    const error = await refusal(new OutboundClient({ allow: [] }).check(url));
+    expect(error.code).toBe('blocked');
+    expect(error.message).toContain(`is ${reason}; add it to QUIRE_OUTBOUND_ALLOW`);
+  });
+
+  it('lets an IPv4 entry allow the IPv6 forms of its address, and only those', async () => {
+    const client = new OutboundClient({ allow: ['127.0.0.1'] });
+    for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/'])
+      await expect(client.check(url), url).resolves.toBeDefined();
+    expect((await refusal(client.check('http://[::127.0.0.2]/'))).code).toBe('blocked');
+    // An entry written in an IPv6 form stands for its IPv4 address too.
+    const mapped = new OutboundClient({ allow: ['[::ffff:10.0.0.1]'] });
+    await expect(mapped.check('http://10.0.0.1/')).resolves.toBeDefined();
+    await expect(mapped.check('http://[::10.0.0.1]/')).resolves.toBeDefined();
+  });
+
+  it('allows a listed address on its port only; a bare entry on every port', async () => {
+    const server = await serve(hello);
+    const other = server.port === 65535 ? 65534 : server.port + 1;
+    const onPort = new OutboundClient({ allow: [`127.0.0.1:${server.port}`] });
+    expect((await onPort.fetch(`${server.url}/x`)).status).toBe(200);
+    const elsewhere = await refusal(onPort.check(`http://127.0.0.1:${other}/`));
+    expect(elsewhere.code).toBe('blocked');
+    expect(elsewhere.message).toContain(`allowed on port ${server.port} only, not ${other}`);
+    // The default port counts: http is 80, https 443.
+    expect(
+      (await refusal(new OutboundClient({ allow: ['10.0.0.1:443'] }).check('http://10.0.0.1/'))).code,
+    ).toBe('blocked');
+    await expect(
+      new OutboundClient({ allow: ['10.0.0.1:443'] }).check('https://10.0.0.1/'),
+    ).resolves.toBeDefined();
+    const everyPort = new OutboundClient({ allow: ['127.0.0.1'] });
+    await expect(everyPort.check(`http://127.0.0.1:${other}/`)).resolves.toBeDefined();
+    await expect(everyPort.check('http://127.0.0.1:1/')).resolves.toBeDefined();
+  });
+
+  it('reads ports on ranges, host names and bracketed IPv6', async () => {
+    const server = await serve(hello);
+    const byName = new OutboundClient({ allow: [`localhost:${server.port}`] });
+    expect((await byName.fetch(`http://localhost:${server.port}/`)).status).toBe(200);
+    expect((await refusal(byName.check(`http://localhost:${server.port + 1}/`))).code).toBe('blocked');
+    const range = new OutboundClient({ allow: ['10.0.0.0/8:8443'] });
+    await expect(range.check('http://10.9.8.7:8443/')).resolves.toBeDefined();
+    expect((await refusal(range.check('http://10.9.8.7:8444/'))).code).toBe('blocked');
+    const six = new OutboundClient({ allow: ['[::1]:8080', '[fd00::/8]:443'] });
+    await expect(six.check('http://[::1]:8080/')).resolves.toBeDefined();
+    expect((await refusal(six.check('http://[::1]:8081/'))).code).toBe('blocked');
+    await expect(six.check('https://[fd12::1]/')).resolves.toBeDefined();
+    expect((await refusal(six.check('http://[fd12::1]/'))).code).toBe('blocked');
+    // A bare IPv6 entry has no port: every port.
+    await expect(new OutboundClient({ allow: ['::1'] }).check('http://[::1]:9999/')).resolves.toBeDefined();
+  });
+
+  it.each([
+    ['127.0.0.1:0'],
+    ['127.0.0.1:65536'],
+    ['127.0.0.1:http'],
+    ['localhost:'],
+    ['[::1]:x'],
+    ['[127.0.0.1]:80'],
+    ['bad host!'],
+    ['10.0.0.0/33:80'],
+  ])('refuses the entry %s at start', (entry) => {
+    expect(() => new OutboundClient({ allow: [entry] })).toThrow(ConfigError);
+    expect(() => loadConfig({ QUIRE_OUTBOUND_ALLOW: `example.com, ${entry}` })).toThrow(
+      /QUIRE_OUTBOUND_ALLOW/,
+    );
+  });
+
+  it('accepts entries with ports in the configuration', () => {
+    const allow = '127.0.0.1:8080, [::1]:8080, git.internal:443, 10.0.0.0/8, [fd00::/8]:443, ::1';
+    expect(loadConfig({ QUIRE_OUTBOUND_ALLOW: allow }).outboundAllow).toEqual(allow.split(', '));
   });
 });
 

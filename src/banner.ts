@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { BootstrapResult } from './bootstrap.js';
+import type { Config } from './config.js';
+
+export interface BannerFacts {
+  config: Config;
+  /** The address the server is bound to, e.g. http://127.0.0.1:8080. */
+  listening: string;
+  version: string;
+  /** Migrations applied at this start (empty when the database was up to date). */
+  migrations: readonly string[];
+  /** What the first start created; undefined on later starts. */
+  boot: BootstrapResult | undefined;
+}
+
+/**
+ * What `quire serve` prints before its JSON logs, so someone starting it for the first time sees
+ * where to go, where the data is, the admin token (once) and how to stop it.
+ */
+export function startupBanner({ config, listening, version, migrations, boot }: BannerFacts): string[] {
+  const applied = migrations.length > 0 ? ` (${count(migrations.length, 'migration')} applied)` : '';
+  const lines = [
+    `Quire ${version} is listening on ${listening}`,
+    `  Open   ${config.publicUrl} in a browser for the API reference (the API is under /v1)`,
+    `  Data   ${describeStore(config)}${applied}`,
+  ];
+  if (boot) {
+    const token = boot.generatedToken;
+    lines.push(
+      `  Admin  ${boot.email}, admin of the new organization ${boot.orgId}`,
+      token
+        ? `  Admin API token (shown once, store it now): ${token}`
+        : '  Admin API token: the value of QUIRE_ADMIN_TOKEN',
+      `         try: curl -H "Authorization: Bearer ${token ?? '$QUIRE_ADMIN_TOKEN'}" ${config.publicUrl}/v1/user`,
+    );
+  }
+  lines.push('  Stop   Ctrl+C (or SIGTERM)', `Logs follow as JSON lines (LOG_LEVEL=${config.logLevel}).`);
+  return lines;
+}
+
+function describeStore(config: Config): string {
+  const files = `files in ${config.dataDir}`;
+  if (!config.databaseUrl) return `SQLite database ${path.join(config.dataDir, 'quire.db')}, ${files}`;
+  // Never print the password: only where the database is.
+  const url = new URL(config.databaseUrl);
+  const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+  return `PostgreSQL ${user}${url.host}${url.pathname}, ${files}`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { startupBanner } from '../../src/banner.js';
+import { loadConfig } from '../../src/config.js';
+
+const boot = { email: 'admin@localhost', orgId: 'org123', generatedToken: 'quire_secret' };
+
+describe('start-up banner', () => {
+  it('names the URL, the SQLite file, the new token and how to stop', () => {
+    const config = loadConfig({ PORT: '8080', QUIRE_DATA_DIR: '/srv/quire' });
+    const text = startupBanner({
+      config,
+      listening: 'http://127.0.0.1:8080',
+      version: '1.2.3',
+      migrations: ['0001-a', '0002-b'],
+      boot,
+    }).join('\n');
+    expect(text).toMatch(/^Quire 1\.2\.3 is listening on http:\/\/127\.0\.0\.1:8080\n/);
+    expect(text).toContain('Open   http://localhost:8080 in a browser');
+    expect(text).toContain('SQLite database /srv/quire/quire.db, files in /srv/quire (2 migrations applied)');
+    expect(text).toContain('Admin API token (shown once, store it now): quire_secret');
+    expect(text).toContain('Ctrl+C');
+    expect(text.split('\n').at(-1)).toMatch(/^Logs follow/);
+  });
+
+  it('shows where PostgreSQL is without its password, and no token on later starts', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://quire:s3cret@db.internal:5433/docs' });
+    const text = startupBanner({
+      config,
+      listening: 'http://127.0.0.1:8080',
+      version: '1.2.3',
+      migrations: [],
+      boot: undefined,
+    }).join('\n');
+    expect(text).toContain('PostgreSQL quire@db.internal:5433/docs');
+    expect(text).not.toContain('s3cret');
+    expect(text).not.toContain('migrations applied');
+    expect(text).not.toContain('token');
+  });
+
+  it('does not print a token given through QUIRE_ADMIN_TOKEN', () => {
+    const config = loadConfig({ QUIRE_ADMIN_TOKEN: 'given-token-0123456789abcdef0123456789' });
+    const text = startupBanner({
+      config,
+      listening: 'http://127.0.0.1:8080',
+      version: '1.2.3',
+      migrations: [],
+      boot: { ...boot, generatedToken: undefined },
+    }).join('\n');
+    expect(text).toContain('the value of QUIRE_ADMIN_TOKEN');
+    expect(text).not.toContain('given-token');
+  });
+});
