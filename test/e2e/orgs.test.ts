@@ -218,15 +218,28 @@ describe('email domains', () => {
     expect((await joiner.api.orgs.getOrganizationById(open)).data.permissions.view).toBe(true);
   });
 
-  it('refuses other domains with 400 and unknown organizations with 404', async () => {
+  it('answers outsiders of other domains like an unknown organization (404), guests with 400', async () => {
     const closed = await createOrg(owner, 'Closed org');
     await owner.api.orgs.updateOrganizationById(closed, { emailDomains: ['closed.test'] });
     const outsider = await createUser(server, { email: uniqueEmail('elsewhere.test') });
-    const failure = await statusOf(outsider.api.orgs.joinOrganization(closed));
-    expect(failure.code).toBe(400);
-    expect(failure.message).toContain('elsewhere.test');
+    // No existence oracle: an organization the caller may not see answers as one that is not there.
+    const refused = await statusOf(outsider.api.orgs.joinOrganization(closed));
+    const unknown = await statusOf(outsider.api.orgs.joinOrganization('no-such-org'));
+    expect(refused.code).toBe(404);
+    expect(unknown.code).toBe(404);
+    expect(refused.message.replace(closed, 'ID')).toBe(unknown.message.replace('no-such-org', 'ID'));
     expect((await statusOf(outsider.api.orgs.getOrganizationById(closed))).code).toBe(404);
-    expect((await statusOf(outsider.api.orgs.joinOrganization('no-such-org'))).code).toBe(404);
+    // A guest sees the organization: being refused membership is then a 400 naming the reason.
+    const guest = await createUser(server, { email: uniqueEmail('elsewhere.test') });
+    await addMember(owner, closed, guest, null);
+    const notAllowed = await statusOf(guest.api.orgs.joinOrganization(closed));
+    expect(notAllowed.code).toBe(400);
+    expect(notAllowed.message).toContain('elsewhere.test');
+    expect((await owner.api.orgs.getMemberInOrganizationById(closed, guest.id)).data.role).toBeNull();
+    // A member with a role has nothing to join.
+    const member = await createUser(server, { email: uniqueEmail('elsewhere.test') });
+    await addMember(owner, closed, member, 'read');
+    expect((await member.api.orgs.joinOrganization(closed)).status).toBe(204);
   });
 
   it("lists organizations only for the caller's own domain", async () => {

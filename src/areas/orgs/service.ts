@@ -186,24 +186,31 @@ export class OrgsService {
     }));
   }
 
-  /** Joins the organization when the caller's email domain is one it accepts. */
+  /**
+   * Joins the organization when the caller's email domain is one it accepts. Someone who may
+   * not see the organization (not a member, and not of an accepted domain) gets the 404 of an
+   * unknown one: a 400 "domain not allowed" would tell them it exists. The 400 is for those who
+   * see it without being in it (guests).
+   */
   async join(actor: Actor, orgId: string): Promise<void> {
     const org = await this.deps.db
       .selectFrom('organizations')
       .select(['id', 'default_role'])
       .where('id', '=', orgId)
       .executeTakeFirst();
-    if (!org) throw notFound(`Organization "${orgId}" not found`);
     const domain = emailDomain(actor.email);
-    const allowed = await this.deps.db
-      .selectFrom('org_email_domains')
-      .select('domain')
-      .where('org_id', '=', orgId)
-      .where('domain', '=', domain)
-      .executeTakeFirst();
+    const allowed =
+      org &&
+      (await this.deps.db
+        .selectFrom('org_email_domains')
+        .select('domain')
+        .where('org_id', '=', orgId)
+        .where('domain', '=', domain)
+        .executeTakeFirst());
+    const member = org && (await this.services.authz.membership(actor, orgId));
+    if (!org || (!allowed && !member)) throw notFound(`Organization "${orgId}" not found`);
     if (!allowed) {
-      const member = await this.services.authz.membership(actor, orgId);
-      if (member) return;
+      if (member?.role) return; // already in, with a role: nothing to join
       throw badRequest(
         `Your email domain (${domain}) is not allowed to join this organization; ask an admin to invite you`,
       );
