@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds the published site's static assets (run by `npm run build`, after tsc): minifies
+ * Builds the published site's static assets (run by `npm run build`, before tsc, so the assets
+ * are there even when tsc reports a type error but writes its output): minifies
  * src/publish/assets/site.css (with the stylesheets it imports put in place) and
  * src/publish/assets/site.js with esbuild, and writes them to dist/publish/assets/ (or the
  * directory given as the first argument) named by content hash, with a manifest.json mapping
@@ -69,10 +70,8 @@ async function main() {
     writeFileSync(`${outDir}/${manifest[source]}`, body);
   }
   writeFileSync(`${outDir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-  const sizes = readdirSync(outDir).map(
-    (file) => `${file} (${readFileSync(`${outDir}/${file}`).length} bytes)`,
-  );
-  console.log(`site assets: ${sizes.join(', ')}`);
+  const sizes = Object.entries(built).map(([source, body]) => `${manifest[source]} (${body.length} bytes)`);
+  console.log(`site assets in ${outDir}: ${sizes.join(', ')}`);
 }
 
 await main();

@@ -2,8 +2,9 @@ import type { ColorPair, SiteLook } from './model.js';
 
 /**
  * The per-site part of the CSS: colours, corners and font from the site's customization,
- * as variables overriding the defaults of `SITE_CSS` (src/publish/assets/theme.css). Nothing from the customization reaches
- * the CSS unchecked: colours must be hex colours, corners and fonts come from fixed lists.
+ * as variables overriding the defaults of `SITE_CSS` (src/publish/assets/theme.css and
+ * base.css). Nothing from the customization reaches the CSS unchecked: colours must be hex
+ * colours, corners and fonts come from fixed lists.
  */
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
