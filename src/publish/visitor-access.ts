@@ -81,7 +81,7 @@ export async function decideAccess(
   let claims: VisitorClaims = {};
   const needsToken = site.visibility === 'visitor-auth';
   if (presented.token !== undefined && (needsToken || site.adaptive_enabled)) {
-    const check = verifyVisitorToken(presented.token, site.auth_private_key, nowMs);
+    const check = await verifyVisitorToken(presented.token, site.auth_private_key, nowMs);
     if (check.ok) claims = check.claims;
     else if (needsToken)
       return refuse(site, requestedUrl, `Your access token is not valid (${check.reason}).`);

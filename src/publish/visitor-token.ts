@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { errors, jwtVerify } from 'jose';
 
 /** Visitor claims: the payload of a verified visitor token, standard claims included. */
 export type VisitorClaims = Record<string, unknown>;
@@ -7,44 +8,47 @@ export type TokenCheck = { ok: true; claims: VisitorClaims } | { ok: false; reas
 
 /** Clock skew tolerated on `exp` and `nbf`, in seconds. */
 const LEEWAY_S = 30;
+/** Longer tokens are refused before any parsing. */
+const MAX_TOKEN_LENGTH = 8192;
 
-function decodeJson(part: string): unknown {
-  return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+const encoder = new TextEncoder();
+
+/**
+ * Verifies a visitor-auth JWT signed with the site's key, with `jose`. HS256 only: the algorithm
+ * is fixed here, never taken from the token, so `alg: none` or key confusion cannot pass.
+ * The signature is checked before any claim; `exp` and `nbf` with 30 s of leeway.
+ */
+export async function verifyVisitorToken(token: string, key: string, nowMs: number): Promise<TokenCheck> {
+  if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed token' };
+  try {
+    const { payload } = await jwtVerify(token, encoder.encode(key), {
+      algorithms: ['HS256'],
+      clockTolerance: LEEWAY_S,
+      currentDate: new Date(nowMs),
+    });
+    return { ok: true, claims: payload as VisitorClaims };
+  } catch (error) {
+    return { ok: false, reason: reasonOf(error) };
+  }
+}
+
+/** A JOSE error as the short reason shown to the visitor; anything else is not ours to hide. */
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return 'unsupported algorithm';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'bad signature';
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return error.claim === 'nbf' && error.reason === 'check_failed' ? 'not yet valid' : 'malformed claims';
+  if (error instanceof errors.JWTInvalid) return 'malformed claims';
+  if (error instanceof errors.JOSEError) return 'malformed token';
+  throw error;
 }
 
 /**
- * Verifies a visitor-auth JWT signed with the site's key (HS256 only: the algorithm is fixed
- * here, never taken from the token, so `alg: none` or key confusion cannot pass).
+ * Signs claims the way a site's backend would (HS256), for tests and tooling. Synchronous, so it
+ * is node:crypto rather than jose; what it signs is checked by `verifyVisitorToken` above.
  */
-export function verifyVisitorToken(token: string, key: string, nowMs: number): TokenCheck {
-  const parts = token.split('.');
-  if (parts.length !== 3 || token.length > 8192) return { ok: false, reason: 'malformed token' };
-  const [head, body, signature] = parts as [string, string, string];
-  let header: unknown;
-  let payload: unknown;
-  try {
-    header = decodeJson(head);
-    payload = decodeJson(body);
-  } catch {
-    return { ok: false, reason: 'malformed token' };
-  }
-  if (!header || typeof header !== 'object' || (header as { alg?: unknown }).alg !== 'HS256')
-    return { ok: false, reason: 'unsupported algorithm' };
-  const expected = createHmac('sha256', key).update(`${head}.${body}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'bad signature' };
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
-    return { ok: false, reason: 'malformed claims' };
-  const claims = payload as VisitorClaims;
-  const now = nowMs / 1000;
-  if (typeof claims.exp === 'number' && claims.exp + LEEWAY_S < now) return { ok: false, reason: 'expired' };
-  if (typeof claims.nbf === 'number' && claims.nbf - LEEWAY_S > now)
-    return { ok: false, reason: 'not yet valid' };
-  return { ok: true, claims };
-}
-
-/** Signs claims the way the site's backend would (tests, tooling). */
 export function signVisitorToken(claims: VisitorClaims, key: string): string {
   const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');

@@ -435,7 +435,7 @@ describe('publishing auth', () => {
     expect(auth).toMatchObject({ object: 'publishing-auth', backend: 'custom' });
     expect(Buffer.from(auth.privateKey, 'base64url').length).toBe(32);
     const token = signVisitorToken({ plan: 'pro' }, auth.privateKey);
-    expect(verifyVisitorToken(token, auth.privateKey, Date.now())).toMatchObject({ ok: true });
+    expect(await verifyVisitorToken(token, auth.privateKey, Date.now())).toMatchObject({ ok: true });
 
     const updated = await api().updateSitePublishingAuthById(orgId, site, {
       backend: 'custom',
@@ -459,7 +459,7 @@ describe('publishing auth', () => {
 
     const regenerated = (await api().regenerateSitePublishingAuthById(orgId, site)).data;
     expect(regenerated.privateKey).not.toBe(auth.privateKey);
-    expect(verifyVisitorToken(token, regenerated.privateKey, Date.now())).toMatchObject({ ok: false });
+    expect(await verifyVisitorToken(token, regenerated.privateKey, Date.now())).toMatchObject({ ok: false });
     expect((await failure(reader.api.orgs.getSitePublishingAuthById(orgId, site))).code).toBe(403);
     expect((await failure(reader.api.orgs.regenerateSitePublishingAuthById(orgId, site))).code).toBe(403);
   });
