@@ -35,7 +35,7 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
 } from './http/error-handler.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { RateLimits, trustProxyOption } from './http/rate-limit.js';
 import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
 import type { App } from './http/types.js';
@@ -43,7 +43,7 @@ import { Urls } from './http/urls.js';
 import { requestValidatorCompiler, responseSerializerCompiler } from './http/validators.js';
 import { newId } from './ids.js';
 import type { QueueOptions } from './jobs/queue.js';
-import { publishedSiteRoutes } from './publish/routes.js';
+import { customHostSites, publishedSiteRoutes } from './publish/routes.js';
 import { SiteServer } from './publish/site-server.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
@@ -68,6 +68,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // blocking write per request; pino flushes what is pending when the process exits.
     logger: options.logger ?? { level: config.logLevel, stream: pino.destination({ dest: 1, sync: false }) },
     bodyLimit: config.bodyLimit,
+    // The client address (request.ip) behind reverse proxies: QUIRE_TRUST_PROXY, off by default.
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestIds(),
     logController: new RequestLog(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -110,7 +112,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     done();
   });
 
-  registerRequestHook(app, new RateLimiter(config.rateLimitPerMinute, clock));
+  const siteServer = new SiteServer(deps, services);
+  registerRequestHook(app, new RateLimits(config, clock), customHostSites(config.publicUrl, siteServer));
   registerPreflight(app);
 
   await app.register(swagger, {
@@ -153,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   gitRoutes(app);
   importRoutes(app);
   await storageRoutes(app);
-  publishedSiteRoutes(app, new SiteServer(deps, services));
+  publishedSiteRoutes(app, siteServer);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseAllowEntry } from './http/allow-list.js';
 
@@ -18,8 +19,16 @@ export interface Config {
   /** Hosts, addresses and CIDR ranges (each optionally `:port`) outbound fetches may reach although private. */
   outboundAllow: string[];
   logLevel: LogLevel;
-  /** Requests per minute per token (or per address without a token); 0 disables the limit. */
+  /** API requests per minute per token (or per address without a valid one); 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** Published-site requests (pages, assets, file downloads) per minute per client address; 0 disables. */
+  siteRateLimitPerMinute: number;
+  /**
+   * Which reverse proxies to believe about the client address (`X-Forwarded-For`), in the forms
+   * Fastify's `trustProxy` takes: false (ignore the header), a number of proxy hops in front of
+   * Quire, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
 }
@@ -106,6 +115,44 @@ function outboundAllow(env: Env): string[] {
   return entries;
 }
 
+/** Names proxy-addr gives to address ranges, accepted in QUIRE_TRUST_PROXY lists. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: Env): false | number | string[] {
+  const name = 'QUIRE_TRUST_PROXY';
+  const raw = read(env, name);
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['false', 'off', 'no', '0'].includes(lower)) return false;
+  // One hop: the right-most X-Forwarded-For entry, the one the proxy in front of Quire added.
+  if (['true', 'on', 'yes'].includes(lower)) return 1;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 16) throw new ConfigError(name, `expected at most 16 proxy hops, got ${hops}`);
+    return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0)
+    throw new ConfigError(name, `expected true, a number of hops or addresses, got "${raw}"`);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry.toLowerCase())) continue;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        name,
+        `"${entry}" is not a proxy address or CIDR range; use true, a number of hops, or a comma-separated list such as 10.0.0.1, 172.16.0.0/12`,
+      );
+    }
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -144,6 +191,8 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllow: outboundAllow(env),
     logLevel: logLevel as LogLevel,
     rateLimitPerMinute: integer(env, 'QUIRE_RATE_LIMIT', 3000, 0, 10_000_000),
+    siteRateLimitPerMinute: integer(env, 'QUIRE_SITE_RATE_LIMIT', 6000, 0, 10_000_000),
+    trustProxy: trustProxy(env),
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
 }

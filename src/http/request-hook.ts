@@ -1,16 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../auth/actor.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
-import { tooManyRequests, unauthorized } from '../errors.js';
+import { ApiError, unauthorized } from '../errors.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';
-import type { RateLimiter } from './rate-limit.js';
+import { type RateLimits, rateClassOf } from './rate-limit.js';
 import type { App } from './types.js';
+
+/** Published sites served at the root of their own hostname (see publish/routes.ts). */
+export interface CustomHostSites {
+  /** The custom hostname of a site this request is for, or undefined when it is not for one. */
+  hostOf(request: FastifyRequest): Promise<string | undefined>;
+  serve(request: FastifyRequest, reply: FastifyReply, hostname: string): Promise<FastifyReply>;
+}
 
 /**
  * The one hook every request passes through first (one hook, because each hook is a cost on
- * every request): request id and CORS headers, rate limiting (per token, or per address without
- * one), then bearer authentication for every `/v1` route not marked `public`.
+ * every request): request id and CORS headers; pages of sites on custom hostnames; rate limiting
+ * (published sites and their files per client address under the site limit, the health check
+ * not at all, the API per valid token, or per address without one); then bearer authentication
+ * for every `/v1` route not marked `public`.
+ *
+ * A token is checked before it is counted, so that unknown, revoked or malformed tokens count
+ * against the address they come from: a new made-up token value is never a fresh bucket.
  */
-export function registerRequestHook(app: App, limiter: RateLimiter): void {
+export function registerRequestHook(app: App, limits: RateLimits, sites: CustomHostSites): void {
   const { services } = app.quire;
   app.decorateRequest('actor', null as never);
 
@@ -21,31 +34,44 @@ export function registerRequestHook(app: App, limiter: RateLimiter): void {
       reply.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
     }
 
-    const header = request.headers.authorization;
-    const token = parseBearer(header);
-    const digest = token ? digestToken(token) : undefined;
-
-    if (limiter.enabled) {
-      const decision = limiter.hit(digest ? `t:${digest.lookup}` : `ip:${request.ip}`);
-      reply.header('X-RateLimit-Limit', decision.limit);
-      reply.header('X-RateLimit-Remaining', decision.remaining);
-      reply.header('X-RateLimit-Reset', decision.reset);
-      if (!decision.allowed) {
-        reply.header('Retry-After', Math.max(1, decision.reset - Math.floor(Date.now() / 1000)));
-        throw tooManyRequests('API rate limit exceeded; wait until X-RateLimit-Reset before retrying');
-      }
+    // `request.ip` is the client address: the socket's, or X-Forwarded-For's as far as
+    // QUIRE_TRUST_PROXY allows (Fastify's trustProxy).
+    const siteHost = await sites.hostOf(request);
+    if (siteHost !== undefined) {
+      limits.countSite(request.ip, reply);
+      return sites.serve(request, reply, siteHost);
     }
 
-    // Only the API needs a token; unknown routes fall through to the 404 handler.
     const { url: route, config } = request.routeOptions;
-    if (route === undefined || !route.startsWith('/v1') || config.public) return;
-    if (!digest) {
+    const rateClass = rateClassOf(route);
+    if (rateClass === 'site') limits.countSite(request.ip, reply);
+    const needsToken = route?.startsWith('/v1') === true && !config.public;
+    if (rateClass !== 'api' || (!needsToken && !limits.api.enabled)) return;
+
+    const header = request.headers.authorization;
+    const token = parseBearer(header);
+    let actor: Actor | undefined;
+    let refused: ApiError | undefined;
+    if (token) {
+      try {
+        actor = await services.tokens.authenticate(digestToken(token));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 401) throw error;
+        refused = error;
+      }
+    }
+    limits.countApi(actor ? `t:${actor.tokenId}` : `a:${request.ip}`, reply);
+
+    // Only the API needs a token; unknown routes fall through to the 404 handler.
+    if (!needsToken) return;
+    if (refused) throw refused;
+    if (!actor) {
       throw unauthorized(
         header
           ? 'Malformed Authorization header: expected "Authorization: Bearer <token>"'
           : 'Missing API token: send "Authorization: Bearer <token>"',
       );
     }
-    request.actor = await services.tokens.authenticate(digest);
+    request.actor = actor;
   });
 }

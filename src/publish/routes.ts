@@ -1,48 +1,17 @@
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CustomHostSites } from '../http/request-hook.js';
 import type { App } from '../http/types.js';
 import { SITES_PREFIX } from './addresses.js';
 import type { SiteRequest, SiteResponse, SiteServer } from './site-server.js';
 
 /**
- * Published sites over HTTP: under `/sites/{siteId}/` on the public URL, and at the root of any
- * custom hostname a site claims (recognised by the Host header before routing).
+ * Published sites over HTTP: under `/sites/{siteId}/` on the public URL (routes here), and at the
+ * root of any custom hostname a site claims (recognised by the Host header before routing, by the
+ * request hook through `customHostSites`, which also counts them under the site rate limit).
  */
 export function publishedSiteRoutes(app: App, server: SiteServer): void {
-  const publicHost = new URL(app.quire.deps.config.publicUrl).host.toLowerCase();
-
-  const send = (reply: FastifyReply, response: SiteResponse) => {
-    reply.code(response.status);
-    for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-    return reply.send(response.body);
-  };
-  /** `path` picks the site path out of the URL requested (parsed once per request). */
-  const requestOf = (
-    request: FastifyRequest,
-    site: SiteRequest['site'],
-    path: string | ((url: URL) => string),
-  ): SiteRequest => {
-    const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? publicHost}`);
-    return {
-      site,
-      path: typeof path === 'string' ? path : path(url),
-      query: url.searchParams,
-      headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
-      url: url.toString(),
-    };
-  };
-
-  app.addHook('onRequest', async (request, reply) => {
-    const host = (request.headers.host ?? '').toLowerCase();
-    const hostname = host.replace(/:\d+$/, '');
-    // The API's own host, addresses and localhost are never custom site hostnames.
-    if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0)
-      return;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    if (!(await server.hasHostname(hostname))) return;
-    const path = new URL(request.url, 'http://x').pathname.replace(/^\/+/, '');
-    return send(reply, await server.handle(requestOf(request, { hostname }, path)));
-  });
+  const publicHost = publicHostOf(app.quire.deps.config.publicUrl);
 
   const handler = async (
     request: FastifyRequest<{ Params: { siteId: string; '*'?: string } }>,
@@ -56,10 +25,59 @@ export function publishedSiteRoutes(app: App, server: SiteServer): void {
     const prefix = `${SITES_PREFIX}/${siteId}/`.length;
     return send(
       reply,
-      await server.handle(requestOf(request, { id: siteId }, (url) => url.pathname.slice(prefix))),
+      await server.handle(
+        requestOf(request, publicHost, { id: siteId }, (url) => url.pathname.slice(prefix)),
+      ),
     );
   };
   const options = { config: { public: true }, schema: { hide: true } };
   app.get(`${SITES_PREFIX}/:siteId`, options, handler);
   app.get(`${SITES_PREFIX}/:siteId/*`, options, handler);
+}
+
+/** Sites at the root of their custom hostnames: GET and HEAD on a Host that a site claims. */
+export function customHostSites(publicUrl: string, server: SiteServer): CustomHostSites {
+  const publicHost = publicHostOf(publicUrl);
+  return {
+    async hostOf(request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const host = (request.headers.host ?? '').toLowerCase();
+      const hostname = host.replace(/:\d+$/, '');
+      // The API's own host, addresses and localhost are never custom site hostnames.
+      if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0)
+        return undefined;
+      return (await server.hasHostname(hostname)) ? hostname : undefined;
+    },
+    async serve(request, reply, hostname) {
+      const path = new URL(request.url, 'http://x').pathname.replace(/^\/+/, '');
+      return send(reply, await server.handle(requestOf(request, publicHost, { hostname }, path)));
+    },
+  };
+}
+
+function publicHostOf(publicUrl: string): string {
+  return new URL(publicUrl).host.toLowerCase();
+}
+
+function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
+  reply.code(response.status);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  return reply.send(response.body);
+}
+
+/** `path` picks the site path out of the URL requested (parsed once per request). */
+function requestOf(
+  request: FastifyRequest,
+  publicHost: string,
+  site: SiteRequest['site'],
+  path: string | ((url: URL) => string),
+): SiteRequest {
+  const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? publicHost}`);
+  return {
+    site,
+    path: typeof path === 'string' ? path : path(url),
+    query: url.searchParams,
+    headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
+    url: url.toString(),
+  };
 }

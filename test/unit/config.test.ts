@@ -13,6 +13,9 @@ describe('configuration', () => {
       adminToken: undefined,
       outboundAllow: [],
       logLevel: 'info',
+      rateLimitPerMinute: 3000,
+      siteRateLimitPerMinute: 6000,
+      trustProxy: false,
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
@@ -29,6 +32,8 @@ describe('configuration', () => {
       QUIRE_OUTBOUND_ALLOW: '10.0.0.0/8, git.internal, 127.0.0.1',
       LOG_LEVEL: 'DEBUG',
       QUIRE_RATE_LIMIT: '0',
+      QUIRE_SITE_RATE_LIMIT: '120',
+      QUIRE_TRUST_PROXY: '10.0.0.1, 172.16.0.0/12, fd00::/8, loopback',
       QUIRE_BODY_LIMIT: '2048',
     });
     expect(config).toEqual({
@@ -42,12 +47,25 @@ describe('configuration', () => {
       outboundAllow: ['10.0.0.0/8', 'git.internal', '127.0.0.1'],
       logLevel: 'debug',
       rateLimitPerMinute: 0,
+      siteRateLimitPerMinute: 120,
+      trustProxy: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8', 'loopback'],
       bodyLimit: 2048,
     });
   });
 
   it('builds the default public URL from PORT', () => {
     expect(loadConfig({ PORT: '3000' }).publicUrl).toBe('http://localhost:3000');
+  });
+
+  it('reads QUIRE_TRUST_PROXY as off, a number of hops, or proxy addresses', () => {
+    const trust = (value: string) => loadConfig({ QUIRE_TRUST_PROXY: value }).trustProxy;
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('true')).toBe(1);
+    expect(trust('1')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('192.0.2.7')).toEqual(['192.0.2.7']);
   });
 
   const bad: Array<[Record<string, string>, string]> = [
@@ -64,6 +82,10 @@ describe('configuration', () => {
     [{ QUIRE_OUTBOUND_ALLOW: 'ok.example.com, bad host!' }, 'QUIRE_OUTBOUND_ALLOW'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ QUIRE_RATE_LIMIT: '-1' }, 'QUIRE_RATE_LIMIT'],
+    [{ QUIRE_SITE_RATE_LIMIT: 'many' }, 'QUIRE_SITE_RATE_LIMIT'],
+    [{ QUIRE_TRUST_PROXY: 'proxy.internal' }, 'QUIRE_TRUST_PROXY'],
+    [{ QUIRE_TRUST_PROXY: '10.0.0.0/33' }, 'QUIRE_TRUST_PROXY'],
+    [{ QUIRE_TRUST_PROXY: '99' }, 'QUIRE_TRUST_PROXY'],
     [{ QUIRE_BODY_LIMIT: '10' }, 'QUIRE_BODY_LIMIT'],
   ];
   it.each(bad)('refuses %j, naming the variable', (env, variable) => {
