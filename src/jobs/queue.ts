@@ -3,7 +3,10 @@ import type { Tx } from '../db/database.js';
 import type { JobsTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../ids.js';
+import { keepLease } from './heartbeat.js';
 import { holderIsDead, holderName } from './holder.js';
+
+export { JobLeaseLost } from './heartbeat.js';
 
 /**
  * The durable job queue: jobs are rows in the database, so they survive restarts and several
@@ -283,7 +286,16 @@ export class JobQueue {
   private async execute(job: JobsTable): Promise<void> {
     const registration = this.handlers.get(job.kind);
     const log = this.deps.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    const lease = this.keepLease(job, log);
+    const lease = keepLease({
+      db: this.deps.db,
+      clock: this.deps.clock,
+      log,
+      jobId: job.id,
+      holder: this.workerId,
+      heldUntil: job.locked_until,
+      leaseMs: this.leaseMs,
+      everyMs: this.heartbeatMs,
+    });
     const context: JobContext = {
       jobId: job.id,
       attempt: job.attempts,
@@ -337,59 +349,6 @@ export class JobQueue {
     log.warn('job interrupted for good (its worker stopped during the last allowed attempt)');
   }
 
-  /**
-   * Renews the job's lease every heartbeat while it runs. A renewal that fails (a database
-   * error) is logged and tried again at the next beat, never thrown; once the lease has lapsed
-   * without being renewed, or the job is found held by another worker, the signal is aborted so
-   * the handler stops, and the lease is left to lapse.
-   */
-  private keepLease(job: JobsTable, log: Deps['log']): { signal: AbortSignal; stop(): void } {
-    const controller = new AbortController();
-    let heldUntil = new Date(job.locked_until ?? 0).getTime();
-    let stopped = false;
-    let beating = false;
-    const lose = (reason: string) => {
-      if (stopped || controller.signal.aborted) return;
-      log.warn({ reason }, 'job lease lost; the job stops');
-      controller.abort(new JobLeaseLost(reason));
-    };
-    const beat = async () => {
-      const until = this.deps.clock.now().getTime() + this.leaseMs;
-      const result = await this.deps.db
-        .updateTable('jobs')
-        .set({ locked_until: new Date(until).toISOString() })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.workerId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) > 0) heldUntil = until;
-      else lose('the job is no longer held by this worker (its lease lapsed and it was taken over)');
-    };
-    const timer = setInterval(() => {
-      if (stopped || beating) return;
-      beating = true;
-      beat()
-        .catch((error) => {
-          if (stopped) return;
-          log.error({ err: error }, 'job lease renewal failed');
-          if (this.deps.clock.now().getTime() >= heldUntil)
-            lose('the lease lapsed: it could not be renewed (database error)');
-        })
-        .catch(() => {})
-        .finally(() => {
-          beating = false;
-        });
-    }, this.heartbeatMs);
-    timer.unref();
-    return {
-      signal: controller.signal,
-      stop: () => {
-        stopped = true;
-        clearInterval(timer);
-      },
-    };
-  }
-
   private async finish(jobId: string, outcome: Partial<JobsTable>): Promise<void> {
     await this.deps.db
       .updateTable('jobs')
@@ -406,11 +365,3 @@ export class JobQueue {
 }
 
 const INTERRUPTED = 'interrupted: the server running this job stopped';
-
-/** Why a job's signal was aborted: this worker no longer holds its lease. */
-export class JobLeaseLost extends Error {
-  constructor(reason: string) {
-    super(`this server lost its hold on the job: ${reason}`);
-    this.name = 'JobLeaseLost';
-  }
-}
