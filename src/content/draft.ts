@@ -2,6 +2,7 @@ import { invalidField } from '../errors.js';
 import { newId } from '../ids.js';
 import { CowMap } from './cow-map.js';
 import { type Children, childrenOf, updateChildren } from './page-indexes.js';
+import { pageSlug } from './slugs.js';
 import {
   byOrder,
   DEFAULT_LAYOUT,
@@ -37,17 +38,6 @@ export interface Placement {
 }
 
 const SLUG = /^[^\s/?#]{1,100}$/u;
-
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return slug || 'page';
-}
 
 export class Draft {
   readonly pages: CowMap<string, PageNode>;
@@ -92,7 +82,7 @@ export class Draft {
     const slug =
       fields.slug !== undefined
         ? this.checkSlug(fields.slug, `${field}.slug`)
-        : this.freeSlug(parent, slugify(title));
+        : this.freeSlug(parent, pageSlug(title));
     const page: PageNode = {
       id: newId(),
       type: 'document',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { slugify } from '../content/draft.js';
+import { pageSlug } from '../content/slugs.js';
 import { byOrder, type FileNode, type PageNode, type RevisionContent } from '../content/tree.js';
 import { parsePageFile, writePageFile } from './front-matter.js';
 import { ASSETS_DIR, DEFAULT_CONFIG, type GitbookConfig, writeGitbookConfig } from './gitbook-yaml.js';
@@ -159,7 +159,7 @@ function summaryModel(input: Layout): SummaryModel {
     if (page.type === 'group') {
       groups.push({
         title: page.title,
-        ...(page.slug !== slugify(page.title) ? { slug: page.slug } : {}),
+        ...(page.slug !== pageSlug(page.title) ? { slug: page.slug } : {}),
         line: 0,
         entries: entries(page.id),
       });
@@ -254,7 +254,7 @@ export function contentToRepo(input: ExportInput): ExportedFile[] {
   }
 
   for (const reusable of [...content.reusableContents.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const path = inRootPath(reusable.git?.path, input) ?? `.gitbook/includes/${slugify(reusable.title)}.md`;
+    const path = inRootPath(reusable.git?.path, input) ?? `.gitbook/includes/${pageSlug(reusable.title)}.md`;
     const body = input.bodies.get(reusable.id) ?? '';
     // Its front matter as read while it still names it so; GitBook's form otherwise.
     const head =

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { slugify } from '../content/draft.js';
+import { pageSlug } from '../content/slugs.js';
 import {
   DEFAULT_LAYOUT,
   type FileNode,
@@ -194,7 +194,7 @@ export function repoToContent(input: ImportInput): ImportedContent {
           parent,
           order: nextOrder(),
           title: entry.title,
-          slug: freeSlug(parent, slugify(entry.title)),
+          slug: freeSlug(parent, pageSlug(entry.title)),
           computed: entry.source,
           createdAt: input.now,
           updatedAt: input.now,
@@ -293,7 +293,7 @@ export function repoToContent(input: ImportInput): ImportedContent {
       parent: null,
       order: topOrder++,
       title: group.title,
-      slug: freeSlug(null, group.slug && SLUG.test(group.slug) ? group.slug : slugify(group.title)),
+      slug: freeSlug(null, group.slug && SLUG.test(group.slug) ? group.slug : pageSlug(group.title)),
       createdAt: input.now,
       updatedAt: input.now,
     };
@@ -471,9 +471,9 @@ function slugFor(entry: SummaryEntry & { kind: 'page' }, previous?: PageNode): s
   if (/^readme$/i.test(name)) {
     const folder = posix.basename(posix.dirname(entry.path));
     // The first page of the space (README.md at the root) is named after its title.
-    wanted = folder && folder !== '.' ? folder : previous?.slug || slugify(entry.title);
+    wanted = folder && folder !== '.' ? folder : previous?.slug || pageSlug(entry.title);
   } else wanted = name;
-  return SLUG.test(wanted) ? wanted : slugify(wanted);
+  return SLUG.test(wanted) ? wanted : pageSlug(wanted);
 }
 
 function importAssets(

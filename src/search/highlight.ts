@@ -1,3 +1,4 @@
+import { escapeHtml, unescapeHtml } from '../html-escape.js';
 import { documentTokens, MAX_TERM, type Token } from './analyzer.js';
 import type { Match, QueryPlan } from './query.js';
 
@@ -219,19 +220,6 @@ function merge(spans: Array<[number, number]>): Array<[number, number]> {
   return out;
 }
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const DECODE = new Map(Object.entries(ENTITIES).map(([ch, entity]) => [entity, ch]));
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
-}
-
 function mark(text: string, start: number, end: number, spans: Array<[number, number]>): string {
   let out = '';
   let at = start;
@@ -247,7 +235,5 @@ function mark(text: string, start: number, end: number, spans: Array<[number, nu
 
 /** A snippet without markup, for readers that show text (the published site's search box). */
 export function plainSnippet(html: string): string {
-  return html
-    .replace(/<\/?mark>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39);/g, (entity) => DECODE.get(entity) ?? entity);
+  return unescapeHtml(html.replace(/<\/?mark>/g, ''));
 }

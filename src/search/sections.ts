@@ -1,5 +1,5 @@
 import { markdownToDocument } from '../content/markdown/index.js';
-import { HEADING_ID, slugify } from '../content/markdown/slug.js';
+import { HeadingAnchors } from '../content/slugs.js';
 
 /**
  * A page body cut into sections at its headings, so a search hit points at the part of the
@@ -81,17 +81,7 @@ export function splitSections(markdown: string): Section[] {
   const sections: Array<{ anchor: string | null; heading: string; parts: string[] }> = [
     { anchor: null, heading: '', parts: [] },
   ];
-  const used = new Set<string>();
-  const headingId = (preferred: unknown, text: string): string => {
-    const base =
-      typeof preferred === 'string' && HEADING_ID.test(preferred) && preferred.length <= 100
-        ? preferred
-        : slugify(text).slice(0, 80) || 'section';
-    let id = base;
-    for (let n = 1; used.has(id); n++) id = `${base}-${n}`;
-    used.add(id);
-    return id;
-  };
+  const anchors = new HeadingAnchors();
   const add = (text: string) => sections[sections.length - 1]!.parts.push(text);
   const visit = (blocks: Node[] | undefined, depth: number) => {
     for (const block of blocks ?? []) {
@@ -103,7 +93,7 @@ export function splitSections(markdown: string): Section[] {
       if (block.type === 'if') continue;
       if (HEADINGS.has(block.type ?? '')) {
         const title = textOf(block).replace(/\s+/g, ' ').trim();
-        sections.push({ anchor: headingId(block.data?.id, title), heading: title, parts: [] });
+        sections.push({ anchor: anchors.next(block.data?.id, title), heading: title, parts: [] });
       } else if (block.type === 'expandable') {
         const [title, body] = block.fragments ?? [];
         add(textOf(title));

@@ -5,8 +5,11 @@ import { ConditionSyntaxError, parseCondition } from '../../publish/conditions.j
 
 export const MAX_PATH = 100;
 
-/** One URL path segment: letters (any script), digits, "-", "_", "~" and ".", not starting with ".". */
-const SEGMENT = /^[\p{L}\p{N}_~-][\p{L}\p{N}_.~-]*$/u;
+/**
+ * One URL path segment: letters (any script, with their combining marks), digits, "-", "_", "~"
+ * and ".", not starting with "." or a mark.
+ */
+const SEGMENT = /^[\p{L}\p{N}_~-][\p{L}\p{M}\p{N}_.~-]*$/u;
 
 export function checkPath(path: string, field: string): string {
   if (!SEGMENT.test(path)) {
@@ -16,19 +19,6 @@ export function checkPath(path: string, field: string): string {
     );
   }
   return path;
-}
-
-/** A path segment derived from a title: "Getting Started!" → "getting-started". */
-export function slugify(text: string, fallback: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_PATH)
-    .replace(/-+$/, '');
-  return slug || fallback;
 }
 
 /** `base`, or `base-2`, `base-3`… whichever is not taken, within the length limit. */

@@ -1,11 +1,12 @@
 import type { Actor } from '../../auth/actor.js';
+import { titleSlug } from '../../content/slugs.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import type { SiteSectionsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SiteAccessor } from './access.js';
-import { checkCondition, checkPath, isUniqueViolation, slugify, uniquePath } from './rules.js';
+import { checkCondition, checkPath, isUniqueViolation, MAX_PATH, uniquePath } from './rules.js';
 import { newSiteSpace, type SitesService } from './service.js';
 import { anchorOf, moveItem } from './structure.js';
 import type { AddSectionBody, MoveSectionBody, UpdateSectionBody } from './structure-schemas.js';
@@ -80,7 +81,7 @@ export class SectionsService {
       if (given !== undefined && given.length < 2)
         throw invalidField('body.title', 'must have at least 2 characters besides spaces');
       const title = given || (space.title.trim().length >= 2 ? space.title.trim().slice(0, 128) : 'Section');
-      const path = slugify(title, 'section');
+      const path = titleSlug(title, 'section', MAX_PATH);
       if (tree.sections.some((s) => s.path === path)) {
         throw conflict(
           `A section with the path "${path}" already exists in this site; give the new section another title, or change that section's path`,
@@ -141,7 +142,7 @@ export class SectionsService {
               site.id,
               id,
               space.id,
-              uniquePath(slugify(space.title, 'space'), taken),
+              uniquePath(titleSlug(space.title, 'space', MAX_PATH), taken),
               position,
               now,
             ),

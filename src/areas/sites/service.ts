@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import type { MemberRole } from '../../auth/roles.js';
+import { titleSlug } from '../../content/slugs.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, paginate } from '../../db/keyset.js';
 import type { SitesTable, SpacesTable } from '../../db/tables.js';
@@ -12,7 +13,7 @@ import type { SiteAddresses } from '../../publish/addresses.js';
 import type { Services } from '../../services.js';
 import type { SiteAccessor } from './access.js';
 import type { SiteView } from './present.js';
-import { isUniqueViolation, slugify, uniquePath } from './rules.js';
+import { isUniqueViolation, MAX_PATH, uniquePath } from './rules.js';
 import {
   type CreateSiteBody,
   HOSTNAME_PATTERN,
@@ -128,7 +129,7 @@ export class SitesService {
       await tx.insertInto('sites').values(row).execute();
       const taken = new Set<string>();
       for (const [i, space] of spaces.entries()) {
-        const path = uniquePath(slugify(space.title, 'space'), taken);
+        const path = uniquePath(titleSlug(space.title, 'space', MAX_PATH), taken);
         taken.add(path);
         const siteSpaceId = newId();
         await tx

@@ -1,11 +1,12 @@
 import type { Actor } from '../../auth/actor.js';
+import { titleSlug } from '../../content/slugs.js';
 import { type Page, paginate } from '../../db/keyset.js';
 import type { SiteSpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SiteAccessor } from './access.js';
-import { checkCondition, checkPath, slugify, uniquePath } from './rules.js';
+import { checkCondition, checkPath, MAX_PATH, uniquePath } from './rules.js';
 import { newSiteSpace, type SitesService } from './service.js';
 import { anchorOf, moveItem } from './structure.js';
 import type {
@@ -101,7 +102,7 @@ export class SiteSpacesService {
         throw conflict(
           `The space "${space.id}" is already published ${sectionId ? 'in this section' : 'on this site'}`,
         );
-      const path = uniquePath(slugify(space.title, 'space'), new Set(level.map((s) => s.path)));
+      const path = uniquePath(titleSlug(space.title, 'space', MAX_PATH), new Set(level.map((s) => s.path)));
       const position = await positionIn(
         tx,
         level.map((s) => ({ kind: 'siteSpace', id: s.id, position: Number(s.position) })),

@@ -1,7 +1,7 @@
+import type { Slugger } from '../slugs.js';
 import type { Container, Profile } from './containers.js';
 import type { AnyBlock } from './document-types.js';
 import type { LinkResolver } from './links.js';
-import type { Slugger } from './slug.js';
 import type { FlowContent } from './syntax.js';
 
 /** State shared by one conversion, in either direction. */

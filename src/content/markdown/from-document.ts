@@ -7,6 +7,7 @@ import type {
   Root,
 } from 'mdast';
 import type { JsonDocument } from '../document-schema.js';
+import { Slugger } from '../slugs.js';
 import type { AnyBlock, Code, Expandable, Heading, List, Paragraph, TabsItem } from './document-types.js';
 import { plainText } from './document-types.js';
 import type { FromContext } from './from-context.js';
@@ -15,7 +16,6 @@ import { formatTag, gitbookBlock } from './gitbook-blocks.js';
 import { inlinesToHtml, preHtml } from './html-write.js';
 import { imagesToMdast } from './images.js';
 import { type LinkResolver, plainLinks } from './links.js';
-import { Slugger } from './slug.js';
 import { stringifyMarkdown } from './stringify.js';
 import { type FlowContent, type GitbookTag, RAW_SYNTAX } from './syntax.js';
 import { tableFromDocument } from './tables.js';

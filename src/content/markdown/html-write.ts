@@ -1,6 +1,6 @@
+import { escapeMarkdownHtml } from '../../html-escape.js';
 import type { AnyBlock, Image, Inline, InlineNode, Leaf, Mark } from './document-types.js';
 import type { FromContext } from './from-context.js';
-import { escapeHtml } from './html.js';
 import { MARK_ORDER } from './inline-parts.js';
 
 /**
@@ -24,36 +24,37 @@ export function inlineHtml(node: Inline, ctx: FromContext): string {
   switch (node.type) {
     case 'button': {
       const data = node.data;
-      const icon = data.icon ? ` data-icon="${escapeHtml(data.icon)}"` : '';
-      const label = escapeHtml(data.label);
+      const icon = data.icon ? ` data-icon="${escapeMarkdownHtml(data.icon)}"` : '';
+      const label = escapeMarkdownHtml(data.label);
       if ('ref' in data)
-        return `<a href="${escapeHtml(ctx.links.href(data.ref))}" class="button ${data.kind}"${icon}>${label}</a>`;
+        return `<a href="${escapeMarkdownHtml(ctx.links.href(data.ref))}" class="button ${data.kind}"${icon}>${label}</a>`;
       const action = data.action;
-      const query = 'query' in action && action.query ? ` data-query="${escapeHtml(action.query)}"` : '';
+      const query =
+        'query' in action && action.query ? ` data-query="${escapeMarkdownHtml(action.query)}"` : '';
       const name = action.action === 'select' ? 'select' : action.action;
       return `<button type="button" class="button ${data.kind}" data-action="${name}"${query}${icon}>${label}</button>`;
     }
     case 'icon': {
       const style =
         node.data.color && node.data.color !== 'default' ? ` style="color:${node.data.color};"` : '';
-      return `<i class="fa-${escapeHtml(node.data.icon)}"${style}>:${escapeHtml(node.data.icon)}:</i>`;
+      return `<i class="fa-${escapeMarkdownHtml(node.data.icon)}"${style}>:${escapeMarkdownHtml(node.data.icon)}:</i>`;
     }
     case 'expression':
-      return `<code class="expression">${escapeHtml(node.data.expression)}</code>`;
+      return `<code class="expression">${escapeMarkdownHtml(node.data.expression)}</code>`;
     case 'inline-image': {
       const { ref, refDark, alt = '', size } = node.data;
-      const img = `<img src="${escapeHtml(ctx.links.href(ref))}" alt="${escapeHtml(alt)}"${size ? ` data-size="${size}"` : ''}>`;
+      const img = `<img src="${escapeMarkdownHtml(ctx.links.href(ref))}" alt="${escapeMarkdownHtml(alt)}"${size ? ` data-size="${size}"` : ''}>`;
       if (!refDark) return img;
-      return `<picture><source srcset="${escapeHtml(ctx.links.href(refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
+      return `<picture><source srcset="${escapeMarkdownHtml(ctx.links.href(refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
     }
     case 'link':
-      return `<a href="${escapeHtml(ctx.links.href(node.data.ref))}">${inlinesToHtml(node.nodes, ctx)}</a>`;
+      return `<a href="${escapeMarkdownHtml(ctx.links.href(node.data.ref))}">${inlinesToHtml(node.nodes, ctx)}</a>`;
     case 'inline-math':
-      return `$$${escapeHtml(node.data.formula)}$$`;
+      return `$$${escapeMarkdownHtml(node.data.formula)}$$`;
     case 'emoji':
-      return escapeHtml(emojiOf(node.data.code));
+      return escapeMarkdownHtml(emojiOf(node.data.code));
     case 'mention':
-      return `<a href="${escapeHtml(ctx.links.href(node.data.ref))}">${escapeHtml(ctx.links.href(node.data.ref))}</a>`;
+      return `<a href="${escapeMarkdownHtml(ctx.links.href(node.data.ref))}">${escapeMarkdownHtml(ctx.links.href(node.data.ref))}</a>`;
     case 'annotation':
       return inlinesToHtml(node.nodes, ctx);
   }
@@ -76,7 +77,7 @@ export function inlinesToHtml(nodes: readonly InlineNode[], ctx: FromContext): s
 }
 
 function leafHtml(leaf: Leaf): string {
-  let html = escapeHtml(leaf.text).replace(/\n/g, '<br>');
+  let html = escapeMarkdownHtml(leaf.text).replace(/\n/g, '<br>');
   for (const type of [...MARK_ORDER].reverse()) {
     const mark = leaf.marks.find((m) => m.type === type);
     if (!mark) continue;
@@ -123,7 +124,7 @@ function blockHtml(block: AnyBlock, ctx: FromContext): string {
       return block.nodes.map((image) => figureHtml(image, ctx)).join('');
     default:
       // Blocks GitBook never puts in an HTML cell: their text.
-      return `<p>${escapeHtml(blockText(block))}</p>`;
+      return `<p>${escapeMarkdownHtml(blockText(block))}</p>`;
   }
 }
 
@@ -137,8 +138,8 @@ function blockText(block: unknown): string {
 /** GitBook's `<pre>` form of a code block (its form for highlighted lines). */
 export function preHtml(block: Extract<AnyBlock, { type: 'code' }>, ctx: FromContext): string {
   const { syntax, title, overflow, lineNumbers, fullWidth, expandable } = block.data;
-  let attrs = syntax ? ` class="language-${escapeHtml(syntax)}"` : '';
-  if (title !== undefined) attrs += ` data-title="${escapeHtml(title)}"`;
+  let attrs = syntax ? ` class="language-${escapeMarkdownHtml(syntax)}"` : '';
+  if (title !== undefined) attrs += ` data-title="${escapeMarkdownHtml(title)}"`;
   if (overflow === 'wrap') attrs += ' data-overflow="wrap"';
   if (lineNumbers) attrs += ' data-line-numbers';
   if (fullWidth !== undefined) attrs += ` data-full-width="${fullWidth}"`;
@@ -146,19 +147,19 @@ export function preHtml(block: Extract<AnyBlock, { type: 'code' }>, ctx: FromCon
   const lines = block.nodes.map((line) => {
     const content = line.nodes
       .map((n) =>
-        n.object === 'text' ? n.leaves.map((l) => escapeHtml(l.text)).join('') : inlineHtml(n, ctx),
+        n.object === 'text' ? n.leaves.map((l) => escapeMarkdownHtml(l.text)).join('') : inlineHtml(n, ctx),
       )
       .join('');
     return line.data?.highlighted ? `<strong>${content}\n</strong>` : `${content}\n`;
   });
-  const code = syntax ? `<code class="lang-${escapeHtml(syntax)}">` : '<code>';
+  const code = syntax ? `<code class="lang-${escapeMarkdownHtml(syntax)}">` : '<code>';
   return `<pre${attrs}>${code}${lines.join('')}</code></pre>`;
 }
 
 /** One image as GitBook's `<figure>` (or `<picture>` inside it for a dark variant). */
 export function figureHtml(node: Image, ctx: FromContext): string {
   const { ref, refDark, alt = '', width, height } = node.data;
-  let img = `<img src="${escapeHtml(ctx.links.href(ref))}" alt="${escapeHtml(alt)}"`;
+  let img = `<img src="${escapeMarkdownHtml(ctx.links.href(ref))}" alt="${escapeMarkdownHtml(alt)}"`;
   for (const [name, size] of [
     ['width', width],
     ['height', height],
@@ -171,7 +172,7 @@ export function figureHtml(node: Image, ctx: FromContext): string {
   }
   img += '>';
   if (refDark)
-    img = `<picture><source srcset="${escapeHtml(ctx.links.href(refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
+    img = `<picture><source srcset="${escapeMarkdownHtml(ctx.links.href(refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
   const caption = node.fragments[0];
   if (!caption) return `<figure>${img}</figure>`;
   const html = inlinesToHtml(

@@ -19,10 +19,6 @@ export function decodeHtml(text: string): string | null {
   return unknown ? null : decoded;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 const ATTRIBUTE = /\s+([a-zA-Z][\w-]*)="([^"]*)"/y;
 
 /** `name="value"` attributes of a tag, in order; null when they are written otherwise. */

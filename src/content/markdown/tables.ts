@@ -1,4 +1,5 @@
 import type { AlignType, Html, Table as MdTable, TableCell, TableRow } from 'mdast';
+import { escapeMarkdownHtml } from '../../html-escape.js';
 import { type ToDocumentContext, Unrepresentable } from './context.js';
 import {
   type AnyBlock,
@@ -12,7 +13,6 @@ import {
 } from './document-types.js';
 import type { FromContext } from './from-context.js';
 import { toPhrasing } from './from-inline.js';
-import { escapeHtml } from './html.js';
 import { blocksToHtml } from './html-write.js';
 import { toInlines } from './to-inline.js';
 
@@ -161,9 +161,9 @@ function tableHtml(block: Table, ctx: FromContext): string {
     if (column.type !== 'text') attrs += ` data-type="${column.type}"`;
     if (column.type === 'rating') attrs += ` data-max="${column.max}"`;
     if ((column.type === 'select' || column.type === 'users') && column.multiple) attrs += ' data-multiple';
-    let title = escapeHtml(column.title);
+    let title = escapeMarkdownHtml(column.title);
     if (column.type === 'select')
-      title += `<select>${column.options.map((o) => `<option value="${escapeHtml(o.value)}" label="${escapeHtml(o.label)}" color="${escapeHtml(o.color)}"></option>`).join('')}</select>`;
+      title += `<select>${column.options.map((o) => `<option value="${escapeMarkdownHtml(o.value)}" label="${escapeMarkdownHtml(o.label)}" color="${escapeMarkdownHtml(o.color)}"></option>`).join('')}</select>`;
     return `<th${attrs}>${title}</th>`;
   });
   const rows = sortedRecords(records).map((record) => {
@@ -189,26 +189,26 @@ function cellHtml(
     case 'checkbox':
     case 'number':
     case 'rating':
-      return escapeHtml(String(value));
+      return escapeMarkdownHtml(String(value));
     case 'select':
       return (Array.isArray(value) ? value : [])
         .map((option) => {
           const label = column.options.find((o) => o.value === option)?.label ?? option;
-          return `<span data-option="${escapeHtml(option)}">${escapeHtml(label)}</span>`;
+          return `<span data-option="${escapeMarkdownHtml(option)}">${escapeMarkdownHtml(label)}</span>`;
         })
         .join('');
     case 'files':
       return (Array.isArray(value) ? value : [])
         .map((file) => {
           const href = ctx.links.href({ kind: 'file', file });
-          return `<a href="${escapeHtml(href)}">${escapeHtml(href.split('/').pop() ?? href)}</a>`;
+          return `<a href="${escapeMarkdownHtml(href)}">${escapeMarkdownHtml(href.split('/').pop() ?? href)}</a>`;
         })
         .join('');
     default: {
-      if (typeof value !== 'object' || Array.isArray(value)) return escapeHtml(String(value));
+      if (typeof value !== 'object' || Array.isArray(value)) return escapeMarkdownHtml(String(value));
       const ref = 'kind' in value ? value : value.ref;
       const href = ctx.links.href(ref);
-      return `<a href="${escapeHtml(href)}">${escapeHtml(href.split('/').pop() || href)}</a>`;
+      return `<a href="${escapeMarkdownHtml(href)}">${escapeMarkdownHtml(href.split('/').pop() || href)}</a>`;
     }
   }
 }

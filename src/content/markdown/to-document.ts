@@ -3,6 +3,7 @@ import { toText } from 'hast-util-to-text';
 import type { Code as MdCode, Heading as MdHeading, List as MdList, Nodes, PhrasingContent } from 'mdast';
 import { toString as mdastText } from 'mdast-util-to-string';
 import type { JsonDocument } from '../document-schema.js';
+import { HEADING_ID, Slugger } from '../slugs.js';
 import { CONTAINMENT, type Container, type Profile } from './containers.js';
 import { type ToDocumentContext, Unrepresentable } from './context.js';
 import {
@@ -24,7 +25,6 @@ import { imagesFromParagraph } from './images.js';
 import { pack } from './inline-parts.js';
 import { type LinkResolver, plainLinks } from './links.js';
 import { parseMarkdown, walk } from './parse.js';
-import { HEADING_ID, Slugger } from './slug.js';
 import { stringifyNode } from './stringify.js';
 import { type Expandable, type FlowContent, RAW_SYNTAX } from './syntax.js';
 import { tableToDocument } from './tables.js';

@@ -12,7 +12,7 @@ import type {
   Table,
   Tabs,
 } from '../../content/markdown/document-types.js';
-import { slugify } from '../../content/markdown/slug.js';
+import { headingId } from '../../content/slugs.js';
 import { renderApiPlaceholder } from './api-html.js';
 import { renderCode } from './code-html.js';
 import { attr, escapeHtml } from './escape.js';
@@ -283,7 +283,7 @@ function renderTabs(block: Tabs, ctx: RenderContext, inner: Inner): string {
     const selected = i === 0;
     const glyph = typeof data.icon === 'string' && data.icon ? faIcon(data.icon, 'tab-icon') : '';
     // Buttons with a `select` action choose the tabs of a slug (the title's, unless it has one).
-    const slug = slugify(typeof data.slug === 'string' && slugify(data.slug) ? data.slug : title);
+    const slug = headingId(typeof data.slug === 'string' && headingId(data.slug) ? data.slug : title);
     tabs.push(
       `<button type="button" role="tab" id="${tabId}" aria-controls="${panelId}" aria-selected="${selected}" tabindex="${selected ? 0 : -1}"${attr('data-slug', slug || undefined)}>${glyph}${escapeHtml(title)}</button>`,
     );

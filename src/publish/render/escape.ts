@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../html-escape.js';
 import { browserView } from '../../link-urls.js';
 
 /**
@@ -6,19 +7,8 @@ import { browserView } from '../../link-urls.js';
  * (links) or `safeSrc` (images, icons) first.
  */
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text or attribute value (always written inside double quotes) as HTML. */
-export function escapeHtml(value: string): string {
-  // Documents come from API clients too: a number or null where a string belongs is drawn, not thrown on.
-  return String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
+// One escaper for all the HTML Quire serves (src/html-escape.ts).
+export { escapeHtml } from '../../html-escape.js';
 
 /** ` name="value"`, or nothing when value is undefined. */
 export function attr(name: string, value: string | number | undefined): string {

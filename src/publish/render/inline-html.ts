@@ -1,6 +1,6 @@
 import type { ContentRef, Inline, Text } from '../../content/document-schema.js';
 import type { InlineImage, Leaf, Link, Mark } from '../../content/markdown/document-types.js';
-import { slugify } from '../../content/markdown/slug.js';
+import { headingId } from '../../content/slugs.js';
 import { attr, emojiText, escapeHtml, isExternal } from './escape.js';
 import { faIcon } from './fa-icons.js';
 import { ask, colorClass, expressionValue, imageSrc, nodeText, refHref } from './refs.js';
@@ -209,7 +209,8 @@ function renderButton(node: Button, ctx: RenderContext): string {
     return `<button type="button" class="${classes}" data-action="search"${attr('data-query', query)}>${content}</button>`;
   }
   // Tabs carry the slug of their title (or their own slug), made the same way.
-  const slug = action === 'select' && typeof data.action?.slug === 'string' ? slugify(data.action.slug) : '';
+  const slug =
+    action === 'select' && typeof data.action?.slug === 'string' ? headingId(data.action.slug) : '';
   if (slug) {
     return `<button type="button" class="${classes}" data-action="select"${attr('data-slug', slug)}>${content}</button>`;
   }

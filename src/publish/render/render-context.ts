@@ -1,4 +1,4 @@
-import { HEADING_ID, slugify } from '../../content/markdown/slug.js';
+import { HeadingAnchors } from '../../content/slugs.js';
 import type { DocumentLinks } from './model.js';
 
 /** One heading of a rendered document, for the on-page table of contents. */
@@ -16,7 +16,7 @@ export interface DocumentHeading {
  */
 export class RenderContext {
   readonly headings: DocumentHeading[] = [];
-  private readonly usedIds = new Set<string>();
+  private readonly anchors = new HeadingAnchors();
   private counter = 0;
   /** Nesting of the block being drawn (containers, reusable contents, annotation bodies). */
   depth = 0;
@@ -59,14 +59,7 @@ export class RenderContext {
 
   /** A unique heading id: the document's own when it is well formed, else a slug of the text. */
   headingId(preferred: string | undefined, text: string): string {
-    const base =
-      preferred !== undefined && HEADING_ID.test(preferred) && preferred.length <= 100
-        ? preferred
-        : slugify(text).slice(0, 80) || 'section';
-    let id = base;
-    for (let n = 1; this.usedIds.has(id); n++) id = `${base}-${n}`;
-    this.usedIds.add(id);
-    return id;
+    return this.anchors.next(preferred, text);
   }
 
   /** A fresh id for an element of a block (`Tab3`, `Tab4`…). */
