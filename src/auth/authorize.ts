@@ -29,7 +29,7 @@ export interface CollectionAccess {
 }
 
 export interface SpaceLookup {
-  /** Deleted spaces answer 404 unless asked for (restore). */
+  /** Deleted spaces and collections answer 404 unless asked for (restore, a repeated DELETE). */
   deleted?: boolean;
 }
 
@@ -117,10 +117,15 @@ export class Authorizer {
     return { space, role, orgRole: membership.role };
   }
 
-  async collection(actor: Actor, collectionId: string, action: ContentAction): Promise<CollectionAccess> {
+  async collection(
+    actor: Actor,
+    collectionId: string,
+    action: ContentAction,
+    lookup: SpaceLookup = {},
+  ): Promise<CollectionAccess> {
     const collection = await this.collectionById.first({ id: collectionId });
     const missing = () => notFound(`Collection "${collectionId}" not found`);
-    if (!collection || collection.deleted_at !== null) throw missing();
+    if (!collection || (collection.deleted_at !== null && !lookup.deleted)) throw missing();
     const membership = await this.membership(actor, collection.org_id);
     if (!membership) throw missing();
     const { chain, grants } = await chainWithGrants(

@@ -199,9 +199,9 @@ describe('another organization', () => {
       );
       expect(outcome, name).toBe(404);
     }
-    // deletes answer 204 and change nothing
-    expect((await api.spaces.deleteSpaceById(s.id)).status).toBe(204);
-    expect((await api.collections.deleteCollectionById(c.id)).status).toBe(204);
+    // deletes answer 404 like every other call, and change nothing
+    expect((await failure(api.spaces.deleteSpaceById(s.id))).code).toBe(404);
+    expect((await failure(api.collections.deleteCollectionById(c.id))).code).toBe(404);
     expect((await admin.api.spaces.getSpaceById(s.id)).data.id).toBe(s.id);
     expect((await admin.api.collections.getCollectionById(c.id)).data.id).toBe(c.id);
   });

@@ -129,14 +129,16 @@ export class CollectionsService {
     return this.view(actor, collectionId);
   }
 
-  /** Moves the collection, its sub-collections and spaces to the trash; answers false if absent. */
+  /**
+   * Moves the collection, its sub-collections and spaces to the trash; answers false when it was
+   * there already. Like a space, the collection is its own scope: 404 for an id the caller
+   * cannot see (see SpaceService.delete for the DELETE scope rule), 204 again once trashed.
+   */
   async delete(actor: Actor, collectionId: string): Promise<boolean> {
-    try {
-      await this.services.authz.collection(actor, collectionId, 'admin');
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return false;
-      throw error;
-    }
+    const { collection } = await this.services.authz.collection(actor, collectionId, 'admin', {
+      deleted: true,
+    });
+    if (collection.deleted_at !== null) return false;
     await this.deps.db.transaction().execute(async (tx) => {
       const tree = await subtree(tx, collectionId);
       await this.services.trash.trash(tx, tree);

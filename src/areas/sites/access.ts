@@ -4,7 +4,7 @@ import { type MemberRole, roleAtLeast } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
 import type { SitesTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { ApiError, notFound } from '../../errors.js';
+import { type ApiError, notFound } from '../../errors.js';
 import { hashShareKey } from '../../publish/share-keys.js';
 import type { Services } from '../../services.js';
 import type { SitePermissions } from './schemas.js';
@@ -68,12 +68,24 @@ export class SiteAccessor {
     siteId: string,
     run: (tx: Tx, site: SitesTable, orgRole: MemberRole | null) => Promise<T>,
   ): Promise<T> {
+    return this.locked(actor, orgId, siteId, run, () => {
+      throw missingSite(siteId);
+    });
+  }
+
+  private async locked<T>(
+    actor: Actor,
+    orgId: string,
+    siteId: string,
+    run: (tx: Tx, site: SitesTable, orgRole: MemberRole | null) => Promise<T>,
+    absent: () => T,
+  ): Promise<T> {
     const membership = await this.services.authz.org(actor, orgId, ORG_ACTION.manage);
     return this.deps.db.transaction().execute(async (tx) => {
       let query = tx.selectFrom('sites').selectAll().where('id', '=', siteId).where('org_id', '=', orgId);
       if (this.deps.dialect === 'postgres') query = query.forUpdate();
       const site = await query.executeTakeFirst();
-      if (!site) throw missingSite(siteId);
+      if (!site) return absent();
       const result = await run(tx, site, membership.role);
       await tx
         .updateTable('sites')
@@ -84,19 +96,21 @@ export class SiteAccessor {
     });
   }
 
-  /** A DELETE: a site (or organization) the caller cannot see is "already gone", a 204. */
+  /**
+   * A DELETE on a site or a part of it. An organization the caller is not in answers 404, like
+   * every other request there (README: another organization's objects answer 404); a 204 would
+   * say less than GET does and differ from it. Inside their organization, a site that is not
+   * there (deleted already, never was, another organization's id) is 204: gone either way, and
+   * nothing is learned that listing the sites would not tell. The same rule holds for every
+   * DELETE route (see SpaceService.delete).
+   */
   async deleting(
     actor: Actor,
     orgId: string,
     siteId: string,
     run: (tx: Tx, site: SitesTable) => Promise<void>,
-  ) {
-    try {
-      await this.command(actor, orgId, siteId, run);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return;
-      throw error;
-    }
+  ): Promise<void> {
+    await this.locked(actor, orgId, siteId, run, () => undefined);
   }
 
   /**

@@ -5,7 +5,7 @@ import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
 import type { SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { ApiError, conflict, invalidField } from '../../errors.js';
+import { conflict, invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import type { MoveBody, TransferBody } from '../collections/schemas.js';
@@ -162,14 +162,20 @@ export class SpacesService {
     return this.view(actor, spaceId);
   }
 
-  /** Moves the space to the trash; answers false when there was nothing the caller could delete. */
+  /**
+   * Moves the space to the trash; answers false when it was there already.
+   *
+   * The DELETE scope rule, the same for every DELETE route: what the caller may not see answers
+   * 404, exactly as a GET would (an organization they are not in, an object of another
+   * organization, a private space), so that a DELETE reveals nothing about what exists where
+   * they cannot look (README: another organization's objects answer 404). Inside what they see,
+   * deleting what is not there answers 204 (DESIGN §1: gone either way). A space is its own
+   * scope, its path naming no organization: an id the caller cannot see (absent, another
+   * organization's, private) is 404; one of theirs already in the trash is 204 again.
+   */
   async delete(actor: Actor, spaceId: string): Promise<boolean> {
-    try {
-      await this.services.authz.space(actor, spaceId, 'admin');
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return false;
-      throw error;
-    }
+    const { space } = await this.services.authz.space(actor, spaceId, 'admin', { deleted: true });
+    if (space.deleted_at !== null) return false;
     await this.deps.db
       .transaction()
       .execute((tx) => this.services.trash.trash(tx, { collections: [], spaces: [spaceId] }));

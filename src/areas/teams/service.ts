@@ -290,8 +290,11 @@ export class TeamsService {
   async removeMember(actor: Actor, orgId: string, teamId: string, userId: string): Promise<void> {
     if (userId !== actor.userId) await this.requireManage(actor, orgId, teamId);
     else await this.services.authz.org(actor, orgId, 'view');
+    // Scoped to the organization of the path: leaving a team "through" another organization
+    // the caller is in must not reach a team of this one (DELETE scope rule, SpaceService.delete).
     await this.deps.db
       .deleteFrom('team_members')
+      .where('org_id', '=', orgId)
       .where('team_id', '=', teamId)
       .where('user_id', '=', userId)
       .execute();
