@@ -130,3 +130,28 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   }
   return page;
 }
+
+/**
+ * A page of a list held in memory and sorted by `key` (ascending, unique), with the same cursors
+ * as `paginate`: for lists read whole from a revision (its files, its link usages).
+ */
+export function pageOfList<T>(
+  all: readonly T[],
+  key: (item: T) => string,
+  request: PageRequest,
+  signature: string,
+): Page<T> {
+  let start = 0;
+  if (request.page) {
+    const after = decodeCursor(request.page, signature, 1, 'list', (c) => typeof c.v[0] === 'string').v[0];
+    start = all.findIndex((item) => key(item) > (after as string));
+    if (start < 0) start = all.length;
+  }
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const items = all.slice(start, start + limit);
+  const page: Page<T> = { items, count: all.length };
+  const last = items.at(-1);
+  if (last !== undefined && start + limit < all.length)
+    page.next = { page: encodeCursor({ s: signature, v: [key(last)] }) };
+  return page;
+}

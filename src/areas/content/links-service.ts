@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
+import { pageOfList } from '../../db/keyset.js';
 import type { PageLinksTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { invalidField } from '../../errors.js';
 import type { Services } from '../../services.js';
 import type { OpenContent } from './service.js';
 
@@ -64,10 +64,10 @@ export class LinksService {
     const all = [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const broken = all.filter((u) => u.status === 'broken').length;
     const filtered = request.status ? all.filter((u) => u.status === request.status) : all;
-    const { items, next } = this.slice(filtered, request);
+    const { items, count, next } = pageOfList(filtered, (u) => u.key, request, 'link-usages');
     return {
       items,
-      count: filtered.length,
+      count,
       ...(next ? { next } : {}),
       stats: { total: all.length, broken: { total: broken, changeRequest: 0 } },
     };
@@ -93,9 +93,7 @@ export class LinksService {
       .orderBy('page_id')
       .execute();
     const sources = rows.map((r) => r.page_id).filter((id) => content.snapshot.content.pages.has(id));
-    const wrapped = sources.map((id) => ({ key: id }));
-    const { items, next } = this.slice(wrapped, request);
-    return { items: items.map((i) => i.key), count: sources.length, ...(next ? { next } : {}) };
+    return pageOfList(sources, (id) => id, request, 'backlinks');
   }
 
   private resolve(content: OpenContent, row: PageLinksTable): LinkUsage {
@@ -126,28 +124,5 @@ export class LinksService {
         return { ...base, status: inApp ? 'in-app' : 'ok', target: { kind: 'url', url: row.target } };
       }
     }
-  }
-
-  /** A page of an in-memory list sorted by `key`; the cursor is the last key. */
-  private slice<T extends { key: string }>(
-    all: T[],
-    request: Request,
-  ): { items: T[]; next?: { page: string } } {
-    let start = 0;
-    if (request.page) {
-      const after = Buffer.from(request.page, 'base64url').toString('utf8');
-      if (!after.startsWith('k:')) throw invalidField('querystring.page', 'is not a cursor of this list');
-      start = all.findIndex((item) => item.key > after.slice(2));
-      if (start < 0) start = all.length;
-    }
-    const limit = request.limit ?? 100;
-    const items = all.slice(start, start + limit);
-    const last = items.at(-1);
-    return {
-      items,
-      ...(last && start + limit < all.length
-        ? { next: { page: Buffer.from(`k:${last.key}`).toString('base64url') } }
-        : {}),
-    };
   }
 }

@@ -5,9 +5,10 @@ import { markdownToDocument } from '../../content/markdown/index.js';
 import { findRevision } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode } from '../../content/tree.js';
+import { type PageRequest, pageOfList } from '../../db/keyset.js';
 import type { RevisionsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { invalidField, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { Lru } from '../../lru.js';
 import type { Services } from '../../services.js';
 import type { ChangeRequestView } from '../change-requests/present.js';
@@ -155,30 +156,9 @@ export class ContentService {
     return file;
   }
 
-  /** Files by id, a page at a time; the cursor is the last id (the files are in memory). */
-  files(open: OpenContent, request: { page?: string | undefined; limit?: number | undefined }) {
+  /** Files by id, a page at a time (the files are in memory). */
+  files(open: OpenContent, request: PageRequest) {
     const all = [...open.snapshot.content.files.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-    let start = 0;
-    if (request.page) {
-      let after: string;
-      try {
-        after = Buffer.from(request.page, 'base64url').toString('utf8');
-      } catch {
-        throw invalidField('querystring.page', 'is not a cursor of this list');
-      }
-      if (!after.startsWith('f:')) throw invalidField('querystring.page', 'is not a cursor of this list');
-      start = all.findIndex((f) => f.id > after.slice(2));
-      if (start < 0) start = all.length;
-    }
-    const limit = request.limit ?? 100;
-    const items = all.slice(start, start + limit);
-    const last = items.at(-1);
-    return {
-      items,
-      count: all.length,
-      ...(last && start + limit < all.length
-        ? { next: { page: Buffer.from(`f:${last.id}`).toString('base64url') } }
-        : {}),
-    };
+    return pageOfList(all, (f) => f.id, request, 'files');
   }
 }
