@@ -11,8 +11,21 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 const IGNORED = /[\u0000-\u0020\u007f]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** A numeric character reference (`&#106;`, `&#x6A`) or a named one (`&colon;`). */
-const CHARACTER_REFERENCE = /&(?:#[xX]?[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]*;)/;
+/**
+ * Character references that can spell a scheme: numeric ones (`&#106;`, `&#x6A`, `;` optional
+ * as browsers allow) and the named ones of scheme punctuation and ignored whitespace. No named
+ * reference stands for an ASCII letter or digit.
+ */
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(colon|period|plus|Tab|NewLine));?/g;
+const NAMED: Record<string, string> = { colon: ':', period: '.', plus: '+', Tab: '\t', NewLine: '\n' };
+
+function decodeReferences(url: string): string {
+  return url.replace(CHARACTER_REFERENCE, (_match, decimal?: string, hex?: string, name?: string) => {
+    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? Number.parseInt(hex, 16) : -1;
+    if (name !== undefined) return NAMED[name]!;
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+  });
+}
 
 export const LINK_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'mailto']);
 export const IMAGE_SCHEMES: ReadonlySet<string> = new Set(['http', 'https']);
@@ -51,8 +64,8 @@ export function safeSrc(url: string | undefined): string | undefined {
  * Why the API refuses `url` as a link target, or undefined when it accepts it. The scheme rule
  * is `safeHref`'s; at write time two disguises are refused too, rather than stored for the
  * renderer to defuse: control characters (which browsers drop, joining `java<TAB>script:`) and
- * HTML character references before the path (`&#106;avascript:`, `javascript&colon;`), which
- * spell a scheme wherever the URL is written into HTML unescaped.
+ * HTML character references that spell a scheme (`&#106;avascript:`, `javascript&colon;`),
+ * which a browser decodes wherever the URL is written into HTML unescaped.
  */
 export function linkUrlProblem(url: string): string | undefined {
   if (browserView(url) === '') return 'must not be empty';
@@ -61,9 +74,9 @@ export function linkUrlProblem(url: string): string | undefined {
   if (scheme !== undefined && !LINK_SCHEMES.has(scheme)) {
     return `must be an http(s), mailto or relative URL ("${scheme.slice(0, 40)}:" links are refused)`;
   }
-  const head = url.split(/[/?#]/, 1)[0]!;
-  if (CHARACTER_REFERENCE.test(head)) {
-    return 'must not contain HTML character references (such as "&#106;" or "&colon;") before its path';
+  const disguised = urlScheme(decodeReferences(url));
+  if (disguised !== undefined && !LINK_SCHEMES.has(disguised)) {
+    return `must not spell a scheme with HTML character references (it reads "${disguised.slice(0, 40)}:" once decoded)`;
   }
   return undefined;
 }

@@ -29,6 +29,8 @@ export function makeAjv(options: { coerce: boolean }): Ajv {
     useDefaults: true,
     removeAdditional: false,
     allErrors: false,
+    // Errors carry their schema and value: the formatter picks the union form a value meant.
+    verbose: true,
     strict: false,
   });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
@@ -64,12 +66,19 @@ export function compileValidator<T>(schema: TSchema): (value: unknown, field: st
   };
 }
 
-/** What the formatter reads of an Ajv error (Fastify's validation errors have the same fields). */
+/**
+ * What the formatter reads of an Ajv error (Fastify hands the request validator's errors over
+ * as they are). `schema` and `data` are there because Ajv runs `verbose`: a union's error then
+ * carries its forms and the value, which tells which form the value meant.
+ */
 export interface SchemaIssue {
   keyword: string;
   instancePath: string;
+  schemaPath: string;
   params: Record<string, unknown> | object;
   message?: string;
+  schema?: unknown;
+  data?: unknown;
 }
 
 /** Longest user-supplied text (a property name, a value) quoted back in a message. */
@@ -100,14 +109,9 @@ export function schemaError(field: string, issues: readonly SchemaIssue[]): ApiE
     case 'additionalProperties':
       rule = `must not have the property ${quoted(params.additionalProperty)}`;
       break;
-    case 'const': {
-      // Each form of a union failing on its discriminator (`kind`, `type`): list them all.
-      const allowed = issues
-        .filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath)
-        .map((i) => JSON.stringify((i.params as Record<string, unknown>).allowedValue));
-      rule = allowed.length > 1 ? `must be one of: ${allowed.join(', ')}` : `must be ${allowed[0]}`;
+    case 'const':
+      rule = `must be ${JSON.stringify(params.allowedValue)}`;
       break;
-    }
     case 'enum':
       rule = `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
       break;
@@ -119,19 +123,55 @@ export function schemaError(field: string, issues: readonly SchemaIssue[]): ApiE
   return invalidField(path, rule);
 }
 
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The properties a union form fixes with `const` (its discriminators: `kind`, `type`). */
+function discriminators(form: unknown): Array<[string, unknown]> {
+  if (!isObject(form) || !isObject(form.properties)) return [];
+  return Object.entries(form.properties).flatMap(([name, property]) =>
+    isObject(property) && 'const' in property ? [[name, property.const] as [string, unknown]] : [],
+  );
+}
+
 /**
- * With unions (`anyOf`), each form reports its first failure. A form whose discriminator
- * (a `const`) failed is the wrong form, not the caller's mistake: the deepest failure of the
- * other forms is what they got wrong; when every form failed on its discriminator, that is it.
+ * The failure to report. Each form of a union (`anyOf`) reports its own first failure, most of
+ * them about forms the caller did not mean. The form whose discriminators the value matches is
+ * the one they meant: only its failures count. A value matching no form's discriminator is
+ * told the values the discriminator may take. Then the deepest failure is the most specific.
  */
 function mostSpecific(issues: readonly SchemaIssue[]): SchemaIssue | undefined {
-  const concrete = issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf');
-  const pick = (list: SchemaIssue[]) =>
-    list.reduce<SchemaIssue | undefined>(
+  let candidates = issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf');
+  for (const union of issues) {
+    if ((union.keyword !== 'anyOf' && union.keyword !== 'oneOf') || !Array.isArray(union.schema)) continue;
+    const forms = union.schema.map(discriminators);
+    const value = union.data;
+    if (!isObject(value) || forms.some((d) => d.length === 0)) continue;
+    const meant = forms.flatMap((d, i) => (d.every(([name, v]) => value[name] === v) ? [i] : []));
+    const inUnion = (i: SchemaIssue) => i.schemaPath.startsWith(`${union.schemaPath}/`);
+    if (meant.length === 1) {
+      const form = `${union.schemaPath}/${meant[0]}/`;
+      candidates = candidates.filter((i) => !inUnion(i) || i.schemaPath.startsWith(form));
+    } else if (meant.length === 0) {
+      const name = forms[0]![0]![0];
+      if (!forms.every((d) => d.some(([n]) => n === name))) continue;
+      const allowedValues = forms.map((d) => d.find(([n]) => n === name)![1]);
+      const choice: SchemaIssue = {
+        keyword: 'enum',
+        instancePath: `${union.instancePath}/${name}`,
+        schemaPath: union.schemaPath,
+        params: { allowedValues },
+      };
+      candidates = [choice, ...candidates.filter((i) => !inUnion(i))];
+    }
+  }
+  return (
+    candidates.reduce<SchemaIssue | undefined>(
       (best, i) => (!best || i.instancePath.length > best.instancePath.length ? i : best),
       undefined,
-    );
-  return pick(concrete.filter((i) => i.keyword !== 'const')) ?? pick(concrete) ?? issues[0];
+    ) ?? issues[0]
+  );
 }
 
 /** `/header/links/0/to` -> `.header.links.0.to` (JSON pointer escapes undone). */
