@@ -66,7 +66,7 @@ export const ContentRef = Type.Union([
 export type ContentRef = Static<typeof ContentRef>;
 
 /** Text colours of 0.202.0; 0.146.0 knows the first twelve (`COLORS_0146`). */
-const TextColor = Type.Enum([
+export const TEXT_COLORS = [
   'default',
   'green',
   'blue',
@@ -83,22 +83,15 @@ const TextColor = Type.Enum([
   'violet',
   'cyan',
   '$tint',
-]);
-export type TextColor = Static<typeof TextColor>;
-export const COLORS_0146: ReadonlySet<string> = new Set([
-  'default',
-  'green',
-  'blue',
-  'red',
-  'orange',
-  'yellow',
-  'purple',
-  '$primary',
-  '$info',
-  '$success',
-  '$warning',
-  '$danger',
-]);
+] as const;
+const TextColor = Type.Enum([...TEXT_COLORS]);
+export type TextColor = (typeof TEXT_COLORS)[number];
+export const COLORS_0146: ReadonlySet<string> = new Set(TEXT_COLORS.slice(0, 12));
+const TEXT_COLOR_SET: ReadonlySet<string> = new Set(TEXT_COLORS);
+
+export function isTextColor(value: string): value is TextColor {
+  return TEXT_COLOR_SET.has(value);
+}
 
 export const Mark = Type.Union([
   Type.Object(

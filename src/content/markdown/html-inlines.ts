@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
-import type { ContentRef, TextColor } from '../document-schema.js';
+import { type ContentRef, isTextColor, type TextColor } from '../document-schema.js';
 import { MAX_URL, type ToDocumentContext, Unrepresentable } from './context.js';
 import type { Inline, InlineImage, Link, Mark } from './document-types.js';
 import { text } from './document-types.js';
@@ -202,29 +202,6 @@ function icon(name: string, attrs: Attributes, ctx: ToDocumentContext): Inline {
   const color = /(?:^|;)\s*color\s*:\s*([^;]+)/.exec(attrs.style ?? '')?.[1]?.trim();
   if (color && isTextColor(color) && colorAllowed(color, ctx)) data.color = color;
   return { object: 'inline', type: 'icon', isVoid: true, data };
-}
-
-const TEXT_COLORS = new Set<string>([
-  'default',
-  'green',
-  'blue',
-  'red',
-  'orange',
-  'yellow',
-  'purple',
-  'pink',
-  'violet',
-  'cyan',
-  '$primary',
-  '$info',
-  '$success',
-  '$warning',
-  '$danger',
-  '$tint',
-]);
-
-function isTextColor(value: string): value is TextColor {
-  return TEXT_COLORS.has(value);
 }
 
 /** `<mark style="color:red;background-color:$primary;">`; undefined when no colour is one of the schema's. */

@@ -1,4 +1,4 @@
-import type { ContentRef } from '../../content/document-schema.js';
+import { type ContentRef, TEXT_COLORS } from '../../content/document-schema.js';
 import { emojiText, safeHref, safeSrc } from './escape.js';
 import type { RenderContext } from './render-context.js';
 
@@ -60,24 +60,10 @@ export function imageSrc(ref: unknown, ctx: RenderContext): string | undefined {
   return undefined;
 }
 
-/** Text colours of the schema, as class-name suffixes (`$primary` -> `primary`). */
-const COLORS = new Set([
-  'green',
-  'blue',
-  'red',
-  'orange',
-  'yellow',
-  'purple',
-  'pink',
-  'violet',
-  'cyan',
-  'primary',
-  'tint',
-  'info',
-  'success',
-  'warning',
-  'danger',
-]);
+/** Text colours of the schema but `default`, as class-name suffixes (`$primary` -> `primary`). */
+const COLORS: ReadonlySet<string> = new Set(
+  TEXT_COLORS.filter((c) => c !== 'default').map((c) => c.replace(/^\$/, '')),
+);
 
 /** `tc-green`, `bg-primary`…: a class for a colour of the fixed palette, else undefined. */
 export function colorClass(prefix: string, value: unknown): string | undefined {
