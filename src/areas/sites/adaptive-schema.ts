@@ -1,8 +1,8 @@
-import { Ajv } from 'ajv';
 import type { Actor } from '../../auth/actor.js';
 import type { SitesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { invalidField } from '../../errors.js';
+import { sharedJsonAjv } from '../../validation.js';
 import type { SiteAccessor } from './access.js';
 import type { SiteAdaptiveSchema, TemplateCondition } from './settings-schemas.js';
 
@@ -29,8 +29,6 @@ const MAX_CLAIMS = 200;
 const PRIMITIVES = ['boolean', 'string', 'number'];
 
 const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
-
-const ajv = new Ajv({ strict: false, allErrors: false });
 
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -155,6 +153,7 @@ class SchemaChecker {
 export function checkAdaptiveSchema(input: unknown, field = 'body.jsonSchema'): Json {
   const schema = new SchemaChecker(field).check(input);
   // Built only from the parts above, it is draft-07 by construction; ajv confirms it.
+  const ajv = sharedJsonAjv();
   if (!ajv.validateSchema(schema))
     throw invalidField(field, `is not a valid JSON Schema draft-07: ${ajv.errorsText()}`);
   ajv.compile(schema);
