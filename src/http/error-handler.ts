@@ -40,11 +40,14 @@ function shownPath(url: string): string {
   return path.length > MAX_ECHO ? `${path.slice(0, MAX_ECHO)}…` : path;
 }
 
+/** A double-quoted string in a message (JSON-style escapes allowed inside). */
+const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+
 /**
- * Messages name what the caller sent ('Space "…" not found'). Path parameters are bounded by the
- * route schemas, but not every parameter has a schema (wildcards, published-site paths): any
- * parameter longer than MAX_ECHO is cut wherever a message repeats it, so a long URL is never
- * sent back whole.
+ * Messages name what the caller sent ('Space "…" not found', 'No page at the path "…"'). Schemas
+ * bound most of it, but not all (wildcard paths, values checked by services): wherever a
+ * message repeats a path parameter or quotes a value longer than MAX_ECHO, it is cut, so a long
+ * input is never sent back whole.
  */
 function withoutLongEchoes(message: string, request: FastifyRequest): string {
   let out = message;
@@ -56,7 +59,9 @@ function withoutLongEchoes(message: string, request: FastifyRequest): string {
       }
     }
   }
-  return out;
+  return out.replace(QUOTED, (whole, inner: string) =>
+    inner.length > MAX_ECHO ? `"${inner.slice(0, MAX_ECHO)}…"` : whole,
+  );
 }
 
 /** Every non-2xx answer, thrown or not, leaves in the one error shape. */

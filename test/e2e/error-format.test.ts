@@ -98,6 +98,15 @@ describe('malformed and over-long URLs', () => {
     expect(expectError(res.status, res.body, 404, 'long space id')).toContain('d'.repeat(100));
   });
 
+  it('does not repeat a long wildcard path whole', async () => {
+    const { orgId, api } = server.admin;
+    const space = (await api.orgs.createSpace(orgId, { title: 'Paths' })).data.id;
+    const res = await rawRequest(server.url, 'GET', `/v1/spaces/${space}/content/path/${'p'.repeat(1500)}`, {
+      token,
+    });
+    expect(expectError(res.status, res.body, 404, 'long page path')).toContain('p'.repeat(100));
+  });
+
   it('answers an unknown route with 404, quoting at most 100 characters of it', async () => {
     const res = await rawRequest(server.url, 'GET', `/v1/${'e'.repeat(400)}/x?token=secret`, { token });
     const message = expectError(res.status, res.body, 404, 'unknown route');
@@ -170,6 +179,17 @@ describe('bodies', () => {
       body: { title: 'x'.repeat(10_000) },
     });
     expectError(res.status, res.body, 413, 'oversized');
+  });
+
+  it('does not repeat a long body value that a service quotes', async () => {
+    const { orgId, api } = server.admin;
+    const space = (await api.orgs.createSpace(orgId, { title: 'Git' })).data.id;
+    const res = await rawRequest(server.url, 'POST', `/v1/spaces/${space}/git/import`, {
+      token,
+      body: { url: 'https://93.184.215.14/repo.git', ref: `heads/${'r'.repeat(240)}` },
+    });
+    const message = expectError(res.status, res.body, 400, 'long ref');
+    expect(message).toContain(`got "heads/${'r'.repeat(94)}…"`);
   });
 
   it('names an unknown property without repeating a long name whole', async () => {
