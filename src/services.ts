@@ -71,37 +71,65 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   const services = {} as Services;
-  services.authz = new Authorizer(deps);
-  services.tokens = new TokenService(deps);
-  services.users = new UsersService(deps, services);
-  services.orgs = new OrgsService(deps, services);
-  services.members = new MembersService(deps, services);
-  services.invites = new InvitesService(deps, services);
-  services.agentInstructions = new AgentInstructionsService(deps, services);
-  services.jobs = new JobQueue(deps, queue);
-  services.store = new ContentStore();
-  services.blobs = new FileBlobStore(path.join(deps.config.dataDir, 'blobs'));
-  services.outbound = new OutboundClient({ allow: deps.config.outboundAllow });
-  services.changeRequests = new ChangeRequestsService(deps, services);
-  services.reviews = new ReviewsService(deps, services);
-  services.merges = new MergeService(deps, services);
-  services.links = new LinkIndex(services);
-  services.content = new ContentService(deps, services);
-  services.contentWrites = new ContentWriteService(deps, services);
-  services.linkReader = new LinksService(deps, services);
-  services.templates = new TemplatesService(services);
-  services.comments = new CommentsService(deps, services);
-  services.collections = new CollectionsService(deps, services);
-  services.spaces = new SpacesService(deps, services);
-  services.trash = new TrashService(deps, services);
-  services.teams = new TeamsService(deps, services);
-  services.grants = new GrantsService(deps, services);
-  services.sites = new SitesArea(deps, services);
-  services.searchEngine = new SearchEngine(deps, services);
-  services.search = new SearchService(deps, services);
-  services.git = new GitService(deps, services);
-  services.storage = new StorageService(deps, services);
-  services.imports = new ImportsService(deps, services);
+  const s = services;
+  s.authz = new Authorizer(deps);
+  s.tokens = new TokenService(deps);
+  s.jobs = new JobQueue(deps, queue);
+  s.store = new ContentStore();
+  s.blobs = new FileBlobStore(path.join(deps.config.dataDir, 'blobs'));
+  s.outbound = new OutboundClient({ allow: deps.config.outboundAllow });
+
+  // People and organizations. Members, teams and users are named by the areas built on them;
+  // what those areas keep about them is reached back through the small "ties" they declare.
+  s.members = new MembersService(deps, {
+    authz: s.authz,
+    ties: {
+      teamCounts: (orgId, userIds) => s.teams.countsByUser(orgId, userIds),
+      spaceGrantCounts: (orgId, userIds) => s.grants.spaceCountsByUser(orgId, userIds),
+      leave: async (tx, orgId, userId) => {
+        await s.teams.removeFromAll(tx, orgId, userId);
+        await s.grants.removeUser(tx, orgId, userId);
+      },
+    },
+  });
+  s.users = new UsersService(deps, {
+    invites: { acceptPendingFor: (tx, userId, email) => s.invites.acceptPendingFor(tx, userId, email) },
+    members: s.members,
+  });
+  s.teams = new TeamsService(deps, {
+    authz: s.authz,
+    members: s.members,
+    ties: { teamDeleted: (tx, teamId) => s.grants.removeTeam(tx, teamId) },
+  });
+  s.grants = new GrantsService(deps, { authz: s.authz, members: s.members, teams: s.teams });
+  s.orgs = new OrgsService(deps, { authz: s.authz, members: s.members });
+  s.invites = new InvitesService(deps, {
+    authz: s.authz,
+    orgs: s.orgs,
+    users: s.users,
+    members: s.members,
+    grants: s.grants,
+  });
+  s.agentInstructions = new AgentInstructionsService(deps, { authz: s.authz, orgs: s.orgs });
+
+  s.changeRequests = new ChangeRequestsService(deps, services);
+  s.reviews = new ReviewsService(deps, services);
+  s.merges = new MergeService(deps, services);
+  s.links = new LinkIndex(services);
+  s.content = new ContentService(deps, services);
+  s.contentWrites = new ContentWriteService(deps, services);
+  s.linkReader = new LinksService(deps, services);
+  s.templates = new TemplatesService(services);
+  s.comments = new CommentsService(deps, services);
+  s.collections = new CollectionsService(deps, services);
+  s.spaces = new SpacesService(deps, services);
+  s.trash = new TrashService(deps, services);
+  s.sites = new SitesArea(deps, services);
+  s.searchEngine = new SearchEngine(deps, services);
+  s.search = new SearchService(deps, services);
+  s.git = new GitService(deps, services);
+  s.storage = new StorageService(deps, services);
+  s.imports = new ImportsService(deps, services);
   registerJobs(services);
   return services;
 }

@@ -1,14 +1,21 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import { emptyDocument, type JsonDocument } from '../../content/document-schema.js';
 import { validateDocument } from '../../content/validate-document.js';
 import type { AgentInstructionsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import type { Services } from '../../services.js';
+import type { OrgsService } from '../orgs/service.js';
+
+/** The services agent instructions call. */
+export interface AgentInstructionsNeeds {
+  authz: Pick<Authorizer, 'org'>;
+  orgs: Pick<OrgsService, 'requireRow'>;
+}
 
 export class AgentInstructionsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: AgentInstructionsNeeds,
   ) {}
 
   /** Organizations that never wrote instructions have an empty document, dated from their creation. */
@@ -20,11 +27,7 @@ export class AgentInstructionsService {
       .where('org_id', '=', orgId)
       .executeTakeFirst();
     if (row) return row;
-    const org = await this.deps.db
-      .selectFrom('organizations')
-      .select(['created_at', 'created_by'])
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow();
+    const org = await this.services.orgs.requireRow(orgId);
     return {
       org_id: orgId,
       instructions: JSON.stringify(emptyDocument()),

@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { MemberRole } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
@@ -6,8 +7,10 @@ import type { LinkInvitesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
-import { normalizeEmail } from '../users/service.js';
+import type { MembersService } from '../members/service.js';
+import type { OrgsService } from '../orgs/service.js';
+import type { GrantsService } from '../permissions/service.js';
+import { normalizeEmail, type UsersService } from '../users/service.js';
 import type { InviteContext } from './present.js';
 import type { CreateInviteLinkBody, InviteUsersBody, UpdateInviteLinkBody } from './schemas.js';
 
@@ -29,10 +32,19 @@ export interface InviteOutcome {
   invited: number;
 }
 
+/** The services invites call. */
+export interface InvitesNeeds {
+  authz: Pick<Authorizer, 'org' | 'space' | 'collection' | 'scope'>;
+  orgs: Pick<OrgsService, 'findRow' | 'requireRow'>;
+  users: Pick<UsersService, 'findByEmail'>;
+  members: Pick<MembersService, 'add'>;
+  grants: Pick<GrantsService, 'grantAtLeast'>;
+}
+
 export class InvitesService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: InvitesNeeds,
   ) {}
 
   /**
@@ -41,11 +53,7 @@ export class InvitesService {
    */
   async inviteByEmail(actor: Actor, orgId: string, input: InviteUsersBody): Promise<InviteOutcome> {
     await this.services.authz.org(actor, orgId, 'manageInvites');
-    const org = await this.deps.db
-      .selectFrom('organizations')
-      .select('default_role')
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow();
+    const org = await this.services.orgs.requireRow(orgId);
     const wanted = new Map<string, MemberRole | null>();
     input.emails.forEach((entry, i) => {
       const raw = typeof entry === 'string' ? entry : entry.email;
@@ -64,7 +72,7 @@ export class InvitesService {
       const outcome: InviteOutcome = { users: [], invited: 0 };
       const now = this.deps.clock.now().toISOString();
       for (const [email, role] of wanted) {
-        const user = await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+        const user = await this.services.users.findByEmail(email, tx);
         if (user) {
           await this.services.members.add(tx, orgId, user.id, role, { keepHigher: true });
           outcome.users.push(user.id);
@@ -282,11 +290,7 @@ export class InvitesService {
   }
 
   private async requireLinksEnabled(orgId: string): Promise<void> {
-    const org = await this.deps.db
-      .selectFrom('organizations')
-      .select('invite_links')
-      .where('id', '=', orgId)
-      .executeTakeFirst();
+    const org = await this.services.orgs.findRow(orgId);
     if (!org) throw notFound(`Organization "${orgId}" not found`);
     if (org.invite_links !== 1) {
       throw forbidden(

@@ -1,13 +1,13 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import { type MemberRole, roleRank } from '../../auth/roles.js';
-import type { Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate, type SortKey } from '../../db/keyset.js';
 import { lockOrganization } from '../../db/locks.js';
 import type { Tables } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import type { Services } from '../../services.js';
 import type { MemberCounts, MemberRow } from './present.js';
 import type { ListMembersQuery } from './schemas.js';
 
@@ -29,11 +29,64 @@ export interface AddOptions {
   keepHigher?: boolean;
 }
 
+/**
+ * What other areas keep about a member, asked through them rather than read from their tables.
+ * The teams and permissions areas build on members, so members names them only by this shape.
+ */
+export interface MemberTies {
+  /** How many teams of the organization each user is in (users without any are absent). */
+  teamCounts(orgId: string, userIds: string[]): Promise<Map<string, number>>;
+  /** How many spaces of the organization each user holds a grant on (users without any are absent). */
+  spaceGrantCounts(orgId: string, userIds: string[]): Promise<Map<string, number>>;
+  /** Ends what membership gave (team memberships, then grants), inside the removal's transaction. */
+  leave(tx: Tx, orgId: string, userId: string): Promise<void>;
+}
+
+/** The services members call. */
+export interface MembersNeeds {
+  authz: Pick<Authorizer, 'org' | 'membership'>;
+  ties: MemberTies;
+}
+
 export class MembersService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: MembersNeeds,
   ) {}
+
+  /** The organization role of a user (null: guest), or undefined when not a member at all. */
+  async roleOf(db: Db | Tx, orgId: string, userId: string): Promise<{ role: MemberRole | null } | undefined> {
+    return db
+      .selectFrom('members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The users among `userIds` who are members (or guests) of the organization. */
+  async among(db: Db | Tx, orgId: string, userIds: string[]): Promise<Set<string>> {
+    const rows = await db
+      .selectFrom('members')
+      .select('user_id')
+      .where('org_id', '=', orgId)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Set(rows.map((r) => r.user_id));
+  }
+
+  /** Whether two users share at least one organization. */
+  async shareOrganization(userId: string, otherId: string): Promise<boolean> {
+    const shared = await this.deps.db
+      .selectFrom('members as mine')
+      .innerJoin('members as theirs', 'theirs.org_id', 'mine.org_id')
+      .select('mine.org_id')
+      .where('mine.user_id', '=', userId)
+      .where('theirs.user_id', '=', otherId)
+      .limit(1)
+      .executeTakeFirst();
+    return shared !== undefined;
+  }
 
   /** Adds (or re-roles) a member inside the caller's transaction. */
   async add(
@@ -146,24 +199,10 @@ export class MembersService {
   async counts(orgId: string, userIds: string[]): Promise<Map<string, MemberCounts>> {
     const counts = new Map(userIds.map((id) => [id, { spaces: 0, teams: 0, sites: 0 }]));
     if (userIds.length === 0) return counts;
-    const teams = await this.deps.db
-      .selectFrom('team_members')
-      .select(['user_id', sql<number>`count(*)`.as('n')])
-      .where('org_id', '=', orgId)
-      .where('user_id', 'in', userIds)
-      .groupBy('user_id')
-      .execute();
-    for (const row of teams) counts.get(row.user_id)!.teams = Number(row.n);
-    const spaces = await this.deps.db
-      .selectFrom('grants')
-      .select(['principal_id', sql<number>`count(*)`.as('n')])
-      .where('org_id', '=', orgId)
-      .where('principal_type', '=', 'user')
-      .where('target_type', '=', 'space')
-      .where('principal_id', 'in', userIds)
-      .groupBy('principal_id')
-      .execute();
-    for (const row of spaces) counts.get(row.principal_id)!.spaces = Number(row.n);
+    for (const [userId, n] of await this.services.ties.teamCounts(orgId, userIds))
+      counts.get(userId)!.teams = n;
+    for (const [userId, n] of await this.services.ties.spaceGrantCounts(orgId, userIds))
+      counts.get(userId)!.spaces = n;
     return counts;
   }
 
@@ -198,23 +237,12 @@ export class MembersService {
     }
     return this.deps.db.transaction().execute(async (tx) => {
       await lockOrganization(tx, this.deps.dialect, orgId);
-      const current = await tx
-        .selectFrom('members')
-        .select('role')
-        .where('org_id', '=', orgId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const current = await this.roleOf(tx, orgId, userId);
       if (!current) return false;
       if (current.role === 'admin') await this.ensureAnotherAdmin(tx, orgId, userId, 'remove');
       await tx.deleteFrom('members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
       // Leaving an organization ends what it gave: team memberships and grants there.
-      await tx.deleteFrom('team_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
-      await tx
-        .deleteFrom('grants')
-        .where('org_id', '=', orgId)
-        .where('principal_type', '=', 'user')
-        .where('principal_id', '=', userId)
-        .execute();
+      await this.services.ties.leave(tx, orgId, userId);
       return true;
     });
   }

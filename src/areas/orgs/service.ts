@@ -1,23 +1,30 @@
 import { sql } from 'kysely';
 import { type Actor, emailDomain } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { MembersService } from '../members/service.js';
 import type { OrganizationRow, OrgView } from './present.js';
 import type { CreateOrganizationBody, MergeRules, UpdateOrganizationBody } from './schemas.js';
 
 const MAX_DOMAIN_ORGS = 100;
+
+/** The services organizations call. */
+export interface OrgsNeeds {
+  authz: Pick<Authorizer, 'org' | 'requireOrg' | 'markSeen' | 'membership'>;
+  members: Pick<MembersService, 'add' | 'among'>;
+}
 
 export class OrgsService {
   private readonly withMembership;
 
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: OrgsNeeds,
   ) {
     this.withMembership = prepared(
       deps.db,
@@ -41,6 +48,16 @@ export class OrgsService {
           .where('o.id', '=', p.orgId),
       deps.database.cache,
     );
+  }
+
+  /** The organization's row, without a permission check (for other areas' rules). */
+  async findRow(orgId: string, db: Db | Tx = this.deps.db): Promise<OrganizationRow | undefined> {
+    return db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirst();
+  }
+
+  /** Like `findRow`, for an organization that must exist (its absence is a server error). */
+  async requireRow(orgId: string, db: Db | Tx = this.deps.db): Promise<OrganizationRow> {
+    return db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirstOrThrow();
   }
 
   /** Creates an organization whose first admin is `ownerId`. */
@@ -239,13 +256,7 @@ export class OrgsService {
     if (rules.type !== 'rules') return;
     for (const [i, rule] of rules.rules.entries()) {
       if (!('users' in rule) || rule.users.length === 0) continue;
-      const found = await tx
-        .selectFrom('members')
-        .select('user_id')
-        .where('org_id', '=', orgId)
-        .where('user_id', 'in', rule.users)
-        .execute();
-      const known = new Set(found.map((r) => r.user_id));
+      const known = await this.services.members.among(tx, orgId, rule.users);
       const missing = rule.users.find((u) => !known.has(u));
       if (missing) {
         throw invalidField(

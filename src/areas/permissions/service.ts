@@ -1,16 +1,22 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { ContentAction } from '../../auth/content-policy.js';
 import { type MemberRole, roleRank } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import type { Tables } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, invalidField, notFound } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { MembersService } from '../members/service.js';
 import type { TeamView } from '../teams/present.js';
+import type { TeamsService } from '../teams/service.js';
 import type { UserRow } from '../users/present.js';
 import type { InviteBody } from './schemas.js';
 
 export type TargetType = 'space' | 'collection';
+/** A query selecting the ids of spaces or collections. */
+export type TargetIdQuery = SelectQueryBuilder<Tables, keyof Tables, { id: string }>;
 export type PrincipalType = 'user' | 'team';
 
 interface Target {
@@ -23,11 +29,59 @@ interface Target {
  * Grants: roles given on a space or a collection to a user or a team of the organization. They
  * add to what default levels give (see content-policy), and reach everything below a collection.
  */
+/** The services grants call. */
+export interface GrantsNeeds {
+  authz: Pick<Authorizer, 'space' | 'collection'>;
+  members: Pick<MembersService, 'roleOf' | 'among'>;
+  teams: Pick<TeamsService, 'views' | 'among'>;
+}
+
 export class GrantsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: GrantsNeeds,
   ) {}
+
+  /** How many spaces of the organization each user holds a grant on (users without any are absent). */
+  async spaceCountsByUser(orgId: string, userIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.deps.db
+      .selectFrom('grants')
+      .select(['principal_id', sql<number>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('principal_type', '=', 'user')
+      .where('target_type', '=', 'space')
+      .where('principal_id', 'in', userIds)
+      .groupBy('principal_id')
+      .execute();
+    return new Map(rows.map((row) => [row.principal_id, Number(row.n)]));
+  }
+
+  /** Removes the grants a user holds in the organization (they left it), inside its transaction. */
+  async removeUser(tx: Tx, orgId: string, userId: string): Promise<void> {
+    await tx
+      .deleteFrom('grants')
+      .where('org_id', '=', orgId)
+      .where('principal_type', '=', 'user')
+      .where('principal_id', '=', userId)
+      .execute();
+  }
+
+  /** Removes the grants made to a team (it is being deleted), inside its transaction. */
+  async removeTeam(tx: Tx, teamId: string): Promise<void> {
+    await tx
+      .deleteFrom('grants')
+      .where('principal_type', '=', 'team')
+      .where('principal_id', '=', teamId)
+      .execute();
+  }
+
+  /**
+   * Removes every grant on the items (spaces or collections leaving the organization, or purged):
+   * their ids, or a query selecting them.
+   */
+  async removeOn(tx: Tx, targetIds: readonly string[] | TargetIdQuery): Promise<void> {
+    await tx.deleteFrom('grants').where('target_id', 'in', targetIds).execute();
+  }
 
   private async target(actor: Actor, type: TargetType, id: string, action: ContentAction): Promise<Target> {
     if (type === 'space') {
@@ -190,12 +244,7 @@ export class GrantsService {
 
   /** Whoever creates a space or collection administers it, whatever their organization role. */
   async ensureCreatorAdmin(tx: Tx, actor: Actor, orgId: string, type: TargetType, id: string): Promise<void> {
-    const member = await tx
-      .selectFrom('members')
-      .select('role')
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
+    const member = await this.services.members.roleOf(tx, orgId, actor.userId);
     if (member?.role === 'admin') return;
     await this.insertGrants(tx, { type, id, orgId }, 'user', [actor.userId], 'admin');
   }
@@ -209,21 +258,10 @@ export class GrantsService {
     field: string,
   ): Promise<void> {
     const unique = [...new Set(ids)];
-    const known =
+    const found =
       principal === 'user'
-        ? await tx
-            .selectFrom('members')
-            .select('user_id as id')
-            .where('org_id', '=', target.orgId)
-            .where('user_id', 'in', unique)
-            .execute()
-        : await tx
-            .selectFrom('teams')
-            .select('id')
-            .where('org_id', '=', target.orgId)
-            .where('id', 'in', unique)
-            .execute();
-    const found = new Set(known.map((r) => r.id));
+        ? await this.services.members.among(tx, target.orgId, unique)
+        : await this.services.teams.among(tx, target.orgId, unique);
     const index = ids.findIndex((id) => !found.has(id));
     if (index >= 0) {
       throw invalidField(

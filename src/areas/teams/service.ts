@@ -1,23 +1,67 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
-import type { OrgMembership } from '../../auth/authorize.js';
-import type { Tx } from '../../db/database.js';
+import type { Authorizer, OrgMembership } from '../../auth/authorize.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import type { Deps } from '../../deps.js';
 import { forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
 import type { MemberRow } from '../members/present.js';
+import type { MembersService } from '../members/service.js';
 import type { TeamView } from './present.js';
 import type { CreateTeamBody, ListTeamsQuery, UpdateTeamMembersBody } from './schemas.js';
 
 type TeamRole = 'owner' | 'member';
 
+/**
+ * What deleting a team must also end in the areas that refer to teams. The permissions area
+ * builds on teams, so teams names it only by this shape.
+ */
+export interface TeamTies {
+  /** Removes the grants made to the team, inside the deletion's transaction. */
+  teamDeleted(tx: Tx, teamId: string): Promise<void>;
+}
+
+/** The services teams call. */
+export interface TeamsNeeds {
+  authz: Pick<Authorizer, 'org'>;
+  members: Pick<MembersService, 'roleOf' | 'among'>;
+  ties: TeamTies;
+}
+
 export class TeamsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: TeamsNeeds,
   ) {}
+
+  /** How many teams of the organization each user is in (users without any are absent). */
+  async countsByUser(orgId: string, userIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.deps.db
+      .selectFrom('team_members')
+      .select(['user_id', sql<number>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('user_id', 'in', userIds)
+      .groupBy('user_id')
+      .execute();
+    return new Map(rows.map((row) => [row.user_id, Number(row.n)]));
+  }
+
+  /** Takes a user out of every team of the organization (they left it), inside its transaction. */
+  async removeFromAll(tx: Tx, orgId: string, userId: string): Promise<void> {
+    await tx.deleteFrom('team_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+  }
+
+  /** The teams among `teamIds` that belong to the organization. */
+  async among(db: Db | Tx, orgId: string, teamIds: string[]): Promise<Set<string>> {
+    const rows = await db
+      .selectFrom('teams')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', 'in', teamIds)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
 
   private toView(
     row: {
@@ -129,12 +173,7 @@ export class TeamsService {
       q = q.where(sql`lower(t.title)`, 'like', sql`${pattern} escape '\\'`);
     }
     if (query.owner) {
-      const owner = await this.deps.db
-        .selectFrom('members')
-        .select('role')
-        .where('org_id', '=', orgId)
-        .where('user_id', '=', query.owner)
-        .executeTakeFirst();
+      const owner = await this.services.members.roleOf(this.deps.db, orgId, query.owner);
       if (!owner)
         throw invalidField('querystring.owner', `"${query.owner}" is not a member of this organization`);
       if (owner.role !== 'admin') {
@@ -190,11 +229,7 @@ export class TeamsService {
     }
     await this.requireManage(actor, orgId, teamId);
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .deleteFrom('grants')
-        .where('principal_type', '=', 'team')
-        .where('principal_id', '=', teamId)
-        .execute();
+      await this.services.ties.teamDeleted(tx, teamId);
       await tx.deleteFrom('teams').where('id', '=', teamId).execute();
     });
     return true;
@@ -310,16 +345,7 @@ export class TeamsService {
   ): Promise<void> {
     if (changes.length === 0) return;
     const ids = [...new Set(changes.map(([userId]) => userId))];
-    const members = new Set(
-      (
-        await tx
-          .selectFrom('members')
-          .select('user_id')
-          .where('org_id', '=', orgId)
-          .where('user_id', 'in', ids)
-          .execute()
-      ).map((r) => r.user_id),
-    );
+    const members = await this.services.members.among(tx, orgId, ids);
     const stranger = ids.find((id) => !members.has(id));
     if (stranger) throw invalidField(field, `"${stranger}" is not a member of this organization`);
     const now = this.deps.clock.now().toISOString();

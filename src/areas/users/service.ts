@@ -4,7 +4,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { MembersService } from '../members/service.js';
 import type { UserRow } from './present.js';
 
 const USER_COLUMNS = ['id', 'email', 'display_name', 'photo_url'] as const;
@@ -16,12 +16,27 @@ export interface NewUser {
   displayName?: string | undefined;
 }
 
+/**
+ * Pending invitations of an email address, kept by the invites area. Invites build on users, so
+ * users name them only by this shape.
+ */
+export interface PendingInvitations {
+  /** Accepts every pending invitation of the address for the new user, inside its creation. */
+  acceptPendingFor(tx: Tx, userId: string, email: string): Promise<void>;
+}
+
+/** The services users call. */
+export interface UsersNeeds {
+  invites: PendingInvitations;
+  members: Pick<MembersService, 'shareOrganization'>;
+}
+
 export class UsersService {
   private readonly byId;
 
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: UsersNeeds,
   ) {
     this.byId = prepared(
       deps.db,
@@ -62,8 +77,8 @@ export class UsersService {
     });
   }
 
-  async findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.deps.db
+  async findByEmail(email: string, db: Db | Tx = this.deps.db): Promise<UserRow | undefined> {
+    return db
       .selectFrom('users')
       .select(['id', 'email', 'display_name', 'photo_url'])
       .where('email', '=', normalizeEmail(email))
@@ -84,16 +99,8 @@ export class UsersService {
 
   /** A user the caller may see: themselves or someone sharing one of their organizations. */
   async getVisible(actor: Actor, userId: string): Promise<UserRow> {
-    if (userId !== actor.userId) {
-      const shared = await this.deps.db
-        .selectFrom('members as mine')
-        .innerJoin('members as theirs', 'theirs.org_id', 'mine.org_id')
-        .select('mine.org_id')
-        .where('mine.user_id', '=', actor.userId)
-        .where('theirs.user_id', '=', userId)
-        .limit(1)
-        .executeTakeFirst();
-      if (!shared) throw notFound(`User "${userId}" not found`);
+    if (userId !== actor.userId && !(await this.services.members.shareOrganization(actor.userId, userId))) {
+      throw notFound(`User "${userId}" not found`);
     }
     return this.get(userId);
   }
