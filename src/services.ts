@@ -103,14 +103,37 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.grants = new GrantsService(deps, { authz: s.authz, members: s.members, teams: s.teams });
   s.orgs = new OrgsService(deps, { authz: s.authz, members: s.members });
+  s.agentInstructions = new AgentInstructionsService(deps, { authz: s.authz, orgs: s.orgs });
+
+  // The content tree: spaces live in collections; collections reach their spaces and the trash
+  // through ties.
+  s.collections = new CollectionsService(deps, {
+    authz: s.authz,
+    grants: s.grants,
+    ties: {
+      spacesIn: (db, collectionIds) => s.spaces.idsIn(db, collectionIds),
+      moveSpacesToOrg: (tx, spaceIds, orgId, now) => s.spaces.moveToOrg(tx, spaceIds, orgId, now),
+      trash: (tx, items) => s.trash.trash(tx, items),
+    },
+  });
+  s.trash = new TrashService(deps, { authz: s.authz, collections: s.collections, grants: s.grants });
+  s.spaces = new SpacesService(deps, {
+    authz: s.authz,
+    collections: s.collections,
+    grants: s.grants,
+    orgs: s.orgs,
+    store: s.store,
+    trash: s.trash,
+  });
   s.invites = new InvitesService(deps, {
     authz: s.authz,
     orgs: s.orgs,
     users: s.users,
     members: s.members,
     grants: s.grants,
+    spaces: s.spaces,
+    collections: s.collections,
   });
-  s.agentInstructions = new AgentInstructionsService(deps, { authz: s.authz, orgs: s.orgs });
 
   s.changeRequests = new ChangeRequestsService(deps, services);
   s.reviews = new ReviewsService(deps, services);
@@ -121,9 +144,6 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.linkReader = new LinksService(deps, services);
   s.templates = new TemplatesService(services);
   s.comments = new CommentsService(deps, services);
-  s.collections = new CollectionsService(deps, services);
-  s.spaces = new SpacesService(deps, services);
-  s.trash = new TrashService(deps, services);
   s.sites = new SitesArea(deps, services);
   s.searchEngine = new SearchEngine(deps, services);
   s.search = new SearchService(deps, services);

@@ -1,13 +1,13 @@
 import type { Actor } from '../../auth/actor.js';
-import type { CollectionAccess } from '../../auth/authorize.js';
-import type { Tx } from '../../db/database.js';
+import type { Authorizer, CollectionAccess } from '../../auth/authorize.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type Page, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
 import type { CollectionsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { GrantsService, TargetIdQuery } from '../permissions/service.js';
 import type { CollectionView } from './present.js';
 import type {
   CreateCollectionBody,
@@ -16,15 +16,105 @@ import type {
   TransferBody,
   UpdateCollectionBody,
 } from './schemas.js';
-import { isWithin, subtree } from './tree.js';
+import { collectionTree, isWithin, type Subtree } from './tree.js';
 
 const DEFAULT_TITLE = 'Untitled collection';
+
+/**
+ * What collections reach in the spaces area, which builds on them: the spaces they hold and the
+ * trash. Spaces name collections; collections name spaces only by this shape.
+ */
+export interface CollectionTies {
+  /** The spaces in any of the collections, deleted ones included. */
+  spacesIn(db: Db | Tx, collectionIds: string[]): Promise<string[]>;
+  /** Re-homes spaces in another organization. */
+  moveSpacesToOrg(tx: Tx, spaceIds: string[], orgId: string, now: string): Promise<void>;
+  /** Moves collections and spaces to the trash. */
+  trash(tx: Tx, items: Subtree): Promise<void>;
+}
+
+/** The services collections call. */
+export interface CollectionsNeeds {
+  authz: Pick<Authorizer, 'org' | 'collection' | 'scope' | 'membership' | 'requireOrg'>;
+  grants: Pick<GrantsService, 'ensureCreatorAdmin' | 'removeOn'>;
+  ties: CollectionTies;
+}
 
 export class CollectionsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: CollectionsNeeds,
   ) {}
+
+  /** The live (not deleted) collections among `ids`, without a permission check. */
+  async liveByIds(ids: string[]): Promise<CollectionsTable[]> {
+    if (ids.length === 0) return [];
+    return this.deps.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** Whether the collection exists and is not in the trash. */
+  async isLive(collectionId: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('collections')
+      .select('id')
+      .where('id', '=', collectionId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Everything under a collection (deleted items included, so a purge or transfer misses nothing). */
+  private async subtree(db: Tx | Db, collectionId: string): Promise<Subtree> {
+    const collections = await collectionTree(db, collectionId);
+    return { collections, spaces: await this.services.ties.spacesIn(db, collections) };
+  }
+
+  /** Marks live collections as deleted (the trash). */
+  async markTrashed(tx: Tx, collectionIds: string[], now: string): Promise<void> {
+    if (collectionIds.length === 0) return;
+    await tx
+      .updateTable('collections')
+      .set({ deleted_at: now })
+      .where('id', 'in', collectionIds)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** Brings back the deleted collections at and above `collectionId` (a restored space's parents). */
+  async restoreChain(tx: Tx, collectionId: string | null): Promise<void> {
+    let parent = collectionId;
+    while (parent) {
+      const collection = await tx
+        .selectFrom('collections')
+        .select(['id', 'parent_id', 'deleted_at'])
+        .where('id', '=', parent)
+        .executeTakeFirstOrThrow();
+      if (collection.deleted_at !== null) {
+        await tx
+          .updateTable('collections')
+          .set({ deleted_at: null })
+          .where('id', '=', collection.id)
+          .execute();
+      }
+      parent = collection.parent_id;
+    }
+  }
+
+  /** The collections deleted before `cutoff`, as a query of their ids. */
+  deletedBefore(db: Tx | Db, cutoff: string): TargetIdQuery {
+    return db.selectFrom('collections').select('id').where('deleted_at', '<', cutoff);
+  }
+
+  /** Deletes for good the collections deleted before `cutoff`; answers how many. */
+  async purgeDeleted(tx: Tx, cutoff: string): Promise<number> {
+    const result = await tx.deleteFrom('collections').where('deleted_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 
   /**
    * A collection named in a request body as the parent of new or moved content: it must be a
@@ -140,8 +230,8 @@ export class CollectionsService {
     });
     if (collection.deleted_at !== null) return false;
     await this.deps.db.transaction().execute(async (tx) => {
-      const tree = await subtree(tx, collectionId);
-      await this.services.trash.trash(tx, tree);
+      const tree = await this.subtree(tx, collectionId);
+      await this.services.ties.trash(tx, tree);
     });
     return true;
   }
@@ -183,7 +273,7 @@ export class CollectionsService {
     }
     await this.requireTargetAdmin(actor, input.organization);
     await this.deps.db.transaction().execute(async (tx) => {
-      const tree = await subtree(tx, collectionId);
+      const tree = await this.subtree(tx, collectionId);
       await this.moveItemsToOrg(tx, tree.collections, tree.spaces, input.organization);
       const position = await placeAmongSiblings(tx, input.organization, null, undefined, collectionId);
       await tx
@@ -206,7 +296,12 @@ export class CollectionsService {
    * Re-homes items in another organization. Grants go: they name users and teams of the old
    * organization.
    */
-  async moveItemsToOrg(tx: Tx, collectionIds: string[], spaceIds: string[], orgId: string): Promise<void> {
+  private async moveItemsToOrg(
+    tx: Tx,
+    collectionIds: string[],
+    spaceIds: string[],
+    orgId: string,
+  ): Promise<void> {
     const now = this.deps.clock.now().toISOString();
     if (collectionIds.length > 0) {
       await tx
@@ -215,14 +310,8 @@ export class CollectionsService {
         .where('id', 'in', collectionIds)
         .execute();
     }
-    if (spaceIds.length > 0) {
-      await tx
-        .updateTable('spaces')
-        .set({ org_id: orgId, updated_at: now })
-        .where('id', 'in', spaceIds)
-        .execute();
-    }
+    await this.services.ties.moveSpacesToOrg(tx, spaceIds, orgId, now);
     const items = [...collectionIds, ...spaceIds];
-    if (items.length > 0) await tx.deleteFrom('grants').where('target_id', 'in', items).execute();
+    if (items.length > 0) await this.services.grants.removeOn(tx, items);
   }
 }

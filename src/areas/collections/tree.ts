@@ -8,8 +8,11 @@ export interface Subtree {
   spaces: string[];
 }
 
-/** Everything under a collection (deleted items included, so a purge or transfer misses nothing). */
-export async function subtree(db: Tx | Db, collectionId: string): Promise<Subtree> {
+/**
+ * The collection and every collection below it (deleted ones included, so a purge or transfer
+ * misses nothing).
+ */
+export async function collectionTree(db: Tx | Db, collectionId: string): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     with recursive tree(id, depth) as (
       select id, 0 from collections where id = ${collectionId}
@@ -17,14 +20,7 @@ export async function subtree(db: Tx | Db, collectionId: string): Promise<Subtre
       select c.id, tree.depth + 1 from collections c join tree on c.parent_id = tree.id where tree.depth < 64
     )
     select id from tree`.execute(db);
-  const collections = rows.map((r) => r.id);
-  const spaces =
-    collections.length === 0
-      ? []
-      : (await db.selectFrom('spaces').select('id').where('parent_id', 'in', collections).execute()).map(
-          (r) => r.id,
-        );
-  return { collections, spaces };
+  return rows.map((r) => r.id);
 }
 
 /** True when `candidate` is `collectionId` or lies below it. */

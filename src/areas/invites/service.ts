@@ -7,9 +7,11 @@ import type { LinkInvitesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import type { CollectionsService } from '../collections/service.js';
 import type { MembersService } from '../members/service.js';
 import type { OrgsService } from '../orgs/service.js';
 import type { GrantsService } from '../permissions/service.js';
+import type { SpacesService } from '../spaces/service.js';
 import { normalizeEmail, type UsersService } from '../users/service.js';
 import type { InviteContext } from './present.js';
 import type { CreateInviteLinkBody, InviteUsersBody, UpdateInviteLinkBody } from './schemas.js';
@@ -39,6 +41,8 @@ export interface InvitesNeeds {
   users: Pick<UsersService, 'findByEmail'>;
   members: Pick<MembersService, 'add'>;
   grants: Pick<GrantsService, 'grantAtLeast'>;
+  spaces: Pick<SpacesService, 'liveByIds' | 'isLive'>;
+  collections: Pick<CollectionsService, 'liveByIds' | 'isLive'>;
 }
 
 export class InvitesService {
@@ -240,24 +244,8 @@ export class InvitesService {
     const ids = (type: string) => rows.filter((r) => r.target_type === type).map((r) => r.target_id!);
     const spaceIds = ids('space');
     const collectionIds = ids('collection');
-    const spaces =
-      spaceIds.length === 0
-        ? []
-        : await this.deps.db
-            .selectFrom('spaces')
-            .selectAll()
-            .where('id', 'in', spaceIds)
-            .where('deleted_at', 'is', null)
-            .execute();
-    const collections =
-      collectionIds.length === 0
-        ? []
-        : await this.deps.db
-            .selectFrom('collections')
-            .selectAll()
-            .where('id', 'in', collectionIds)
-            .where('deleted_at', 'is', null)
-            .execute();
+    const spaces = await this.services.spaces.liveByIds(spaceIds);
+    const collections = await this.services.collections.liveByIds(collectionIds);
     return {
       callerOrgRole: scope.orgRole,
       spaces: new Map(spaces.map((row) => [row.id, { row, role: scope.spaceRole(row) }])),
@@ -279,14 +267,8 @@ export class InvitesService {
     return row;
   }
 
-  private async targetLive(type: 'space' | 'collection', id: string): Promise<boolean> {
-    const row = await this.deps.db
-      .selectFrom(type === 'space' ? 'spaces' : 'collections')
-      .select('id')
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row !== undefined;
+  private targetLive(type: 'space' | 'collection', id: string): Promise<boolean> {
+    return type === 'space' ? this.services.spaces.isLive(id) : this.services.collections.isLive(id);
   }
 
   private async requireLinksEnabled(orgId: string): Promise<void> {

@@ -1,26 +1,80 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
-import type { Tx } from '../../db/database.js';
+import type { ContentStore } from '../../content/store.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
 import type { SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
 import type { MoveBody, TransferBody } from '../collections/schemas.js';
+import type { CollectionsService } from '../collections/service.js';
+import type { OrgsService } from '../orgs/service.js';
+import type { GrantsService } from '../permissions/service.js';
 import type { SpaceView } from './present.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+import type { TrashService } from './trash.js';
 import { visibleSpaces } from './visibility.js';
 
 const DEFAULT_TITLE = 'Untitled space';
 const COPY_SUFFIX = ' (copy)';
 
+/** The services spaces call. */
+export interface SpacesNeeds {
+  authz: Pick<Authorizer, 'org' | 'space' | 'collection' | 'scope'>;
+  collections: Pick<CollectionsService, 'requireCreateIn' | 'requireTargetAdmin'>;
+  grants: Pick<GrantsService, 'ensureCreatorAdmin' | 'removeOn'>;
+  orgs: Pick<OrgsService, 'checkMergeRuleUsers'>;
+  store: Pick<ContentStore, 'emptyTree'>;
+  trash: Pick<TrashService, 'trash' | 'restoreSpace'>;
+}
+
 export class SpacesService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: SpacesNeeds,
   ) {}
+
+  /** The live (not deleted) spaces among `ids`, without a permission check. */
+  async liveByIds(ids: string[]): Promise<SpacesTable[]> {
+    if (ids.length === 0) return [];
+    return this.deps.db
+      .selectFrom('spaces')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** Whether the space exists and is not in the trash. */
+  async isLive(spaceId: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('spaces')
+      .select('id')
+      .where('id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The spaces in any of the collections (deleted ones included, so a purge or transfer misses none). */
+  async idsIn(db: Db | Tx, collectionIds: string[]): Promise<string[]> {
+    if (collectionIds.length === 0) return [];
+    const rows = await db.selectFrom('spaces').select('id').where('parent_id', 'in', collectionIds).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Re-homes spaces in another organization (their grants are the caller's to remove). */
+  async moveToOrg(tx: Tx, spaceIds: string[], orgId: string, now: string): Promise<void> {
+    if (spaceIds.length === 0) return;
+    await tx
+      .updateTable('spaces')
+      .set({ org_id: orgId, updated_at: now })
+      .where('id', 'in', spaceIds)
+      .execute();
+  }
 
   async create(actor: Actor, orgId: string, input: CreateSpaceBody): Promise<SpaceView> {
     const parentId = input.parent ?? null;
@@ -251,7 +305,9 @@ export class SpacesService {
     if (input.organization === space.org_id) throw conflict('The space already belongs to this organization');
     await this.services.collections.requireTargetAdmin(actor, input.organization);
     await this.deps.db.transaction().execute(async (tx) => {
-      await this.services.collections.moveItemsToOrg(tx, [], [spaceId], input.organization);
+      // Grants go: they name users and teams of the old organization.
+      await this.moveToOrg(tx, [spaceId], input.organization, this.deps.clock.now().toISOString());
+      await this.services.grants.removeOn(tx, [spaceId]);
       const position = await placeAmongSiblings(tx, input.organization, null, undefined, spaceId);
       await tx
         .updateTable('spaces')

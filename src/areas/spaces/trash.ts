@@ -1,9 +1,11 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { Tx } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CollectionsService } from '../collections/service.js';
 import type { Subtree } from '../collections/tree.js';
+import type { GrantsService } from '../permissions/service.js';
 
 /** Deleted spaces and collections stay restorable this long, then a scheduled job removes them. */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -18,22 +20,22 @@ export interface PurgeReport {
  * restoring a space brings back the collections above it that went with it; after the
  * retention period the purge job deletes them for good.
  */
+/** The services the trash calls. */
+export interface TrashNeeds {
+  authz: Pick<Authorizer, 'space'>;
+  collections: Pick<CollectionsService, 'markTrashed' | 'restoreChain' | 'deletedBefore' | 'purgeDeleted'>;
+  grants: Pick<GrantsService, 'removeOn'>;
+}
+
 export class TrashService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: TrashNeeds,
   ) {}
 
   async trash(tx: Tx, items: Subtree): Promise<void> {
     const now = this.deps.clock.now().toISOString();
-    if (items.collections.length > 0) {
-      await tx
-        .updateTable('collections')
-        .set({ deleted_at: now })
-        .where('id', 'in', items.collections)
-        .where('deleted_at', 'is', null)
-        .execute();
-    }
+    await this.services.collections.markTrashed(tx, items.collections, now);
     if (items.spaces.length > 0) {
       await tx
         .updateTable('spaces')
@@ -53,22 +55,7 @@ export class TrashService {
     }
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.updateTable('spaces').set({ deleted_at: null }).where('id', '=', spaceId).execute();
-      let parent = space.parent_id;
-      while (parent) {
-        const collection = await tx
-          .selectFrom('collections')
-          .select(['id', 'parent_id', 'deleted_at'])
-          .where('id', '=', parent)
-          .executeTakeFirstOrThrow();
-        if (collection.deleted_at !== null) {
-          await tx
-            .updateTable('collections')
-            .set({ deleted_at: null })
-            .where('id', '=', collection.id)
-            .execute();
-        }
-        parent = collection.parent_id;
-      }
+      await this.services.collections.restoreChain(tx, space.parent_id);
     });
   }
 
@@ -76,18 +63,17 @@ export class TrashService {
   async purge(): Promise<PurgeReport> {
     const cutoff = new Date(this.deps.clock.now().getTime() - RETENTION_MS).toISOString();
     return this.deps.db.transaction().execute(async (tx) => {
-      for (const table of ['spaces', 'collections'] as const) {
-        await tx
-          .deleteFrom('grants')
-          .where('target_id', 'in', tx.selectFrom(table).select('id').where('deleted_at', '<', cutoff))
-          .execute();
-      }
+      const { collections } = this.services;
+      await this.services.grants.removeOn(
+        tx,
+        tx.selectFrom('spaces').select('id').where('deleted_at', '<', cutoff),
+      );
+      await this.services.grants.removeOn(tx, collections.deletedBefore(tx, cutoff));
       const spaces = await tx.deleteFrom('spaces').where('deleted_at', '<', cutoff).executeTakeFirst();
-      const collections = await tx
-        .deleteFrom('collections')
-        .where('deleted_at', '<', cutoff)
-        .executeTakeFirst();
-      return { spaces: Number(spaces.numDeletedRows), collections: Number(collections.numDeletedRows) };
+      return {
+        spaces: Number(spaces.numDeletedRows),
+        collections: await collections.purgeDeleted(tx, cutoff),
+      };
     });
   }
 }
