@@ -135,17 +135,43 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     collections: s.collections,
   });
 
-  s.changeRequests = new ChangeRequestsService(deps, services);
-  s.reviews = new ReviewsService(deps, services);
-  s.merges = new MergeService(deps, services);
-  s.links = new LinkIndex(services);
-  s.content = new ContentService(deps, services);
-  s.contentWrites = new ContentWriteService(deps, services);
-  s.linkReader = new LinksService(deps, services);
-  s.templates = new TemplatesService(services);
-  s.comments = new CommentsService(deps, services);
-  s.sites = new SitesArea(deps, services);
+  // Change requests and the content they write, read and comment on.
+  s.changeRequests = new ChangeRequestsService(deps, { authz: s.authz, spaces: s.spaces, users: s.users });
+  s.reviews = new ReviewsService(deps, {
+    changeRequests: s.changeRequests,
+    members: s.members,
+    users: s.users,
+  });
+  s.links = new LinkIndex({ store: s.store });
   s.searchEngine = new SearchEngine(deps, services);
+  s.merges = new MergeService(deps, {
+    changeRequests: s.changeRequests,
+    reviews: s.reviews,
+    spaces: s.spaces,
+    orgs: s.orgs,
+    store: s.store,
+    links: s.links,
+    searchEngine: s.searchEngine,
+  });
+  s.content = new ContentService(deps, { authz: s.authz, changeRequests: s.changeRequests, store: s.store });
+  s.contentWrites = new ContentWriteService(deps, {
+    changeRequests: s.changeRequests,
+    store: s.store,
+    blobs: s.blobs,
+    outbound: s.outbound,
+  });
+  s.linkReader = new LinksService(deps, { content: s.content });
+  s.templates = new TemplatesService({ changeRequests: s.changeRequests, contentWrites: s.contentWrites });
+  s.comments = new CommentsService(deps, {
+    authz: s.authz,
+    changeRequests: s.changeRequests,
+    content: s.content,
+    members: s.members,
+    spaces: s.spaces,
+    users: s.users,
+  });
+
+  s.sites = new SitesArea(deps, services);
   s.search = new SearchService(deps, services);
   s.git = new GitService(deps, services);
   s.storage = new StorageService(deps, services);

@@ -63,3 +63,23 @@ export async function revisionTreeHash(db: Tx | Db, revisionId: string): Promise
     .executeTakeFirstOrThrow();
   return row.tree_hash;
 }
+
+/** The tree of a revision (of the space, when `spaceId` is given), or undefined when there is none. */
+export async function findTreeHash(
+  db: Tx | Db,
+  revisionId: string,
+  spaceId?: string,
+): Promise<string | undefined> {
+  let query = db.selectFrom('revisions').select('tree_hash').where('id', '=', revisionId);
+  if (spaceId) query = query.where('space_id', '=', spaceId);
+  return (await query.executeTakeFirst())?.tree_hash;
+}
+
+/** Records the git commit a revision was synced as. */
+export async function setRevisionGit(tx: Tx | Db, revisionId: string, git: GitCommit): Promise<void> {
+  await tx
+    .updateTable('revisions')
+    .set({ git: JSON.stringify(git) })
+    .where('id', '=', revisionId)
+    .execute();
+}

@@ -1,20 +1,22 @@
 import type { Actor } from '../../auth/actor.js';
+import type { BlobStore } from '../../content/blob-store.js';
 import { Draft } from '../../content/draft.js';
 import { type HrefContext, hrefOf } from '../../content/hrefs.js';
 import { documentToMarkdown, plainLinks } from '../../content/markdown/index.js';
 import { rewriteHrefs } from '../../content/markdown/rewrite-hrefs.js';
-import { insertRevision } from '../../content/revisions.js';
+import { findTreeHash, insertRevision } from '../../content/revisions.js';
+import type { ContentStore } from '../../content/store.js';
 import { type FileNode, pathOf } from '../../content/tree.js';
 import { validateDocument } from '../../content/validate-document.js';
 import type { Tx } from '../../db/database.js';
 import type { ChangeRequestsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, conflict, invalidField } from '../../errors.js';
-import { OutboundError } from '../../http/outbound.js';
+import { type OutboundClient, OutboundError } from '../../http/outbound.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
 import type { ContentChange, PageDocumentInput } from './content-schemas.js';
 import { fileFacts } from './file-facts.js';
+import type { ChangeRequestsService } from './service.js';
 
 /** The largest page body accepted, in bytes of markdown. */
 export const MAX_MARKDOWN_BYTES = 1024 * 1024;
@@ -47,10 +49,18 @@ interface PreparedFile {
  * Writing content into a change request: a batch of up to 50 changes applied all together as
  * one new revision of the change request, or not at all.
  */
+/** The services content writes call. */
+export interface ContentWriteNeeds {
+  changeRequests: Pick<ChangeRequestsService, 'access' | 'addContribution'>;
+  store: ContentStore;
+  blobs: Pick<BlobStore, 'put'>;
+  outbound: Pick<OutboundClient, 'fetch'>;
+}
+
 export class ContentWriteService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: ContentWriteNeeds,
   ) {}
 
   async apply(
@@ -295,12 +305,10 @@ function decodeBase64(value: string, field: string): Buffer {
 }
 
 async function treeOf(tx: Tx, revisionId: string, spaceId?: string, field?: string): Promise<string> {
-  let query = tx.selectFrom('revisions').select('tree_hash').where('id', '=', revisionId);
-  if (spaceId) query = query.where('space_id', '=', spaceId);
-  const row = await query.executeTakeFirst();
-  if (!row) {
+  const treeHash = await findTreeHash(tx, revisionId, spaceId);
+  if (treeHash === undefined) {
     if (field) throw invalidField(field, `"${revisionId}" is not a revision of this space`);
     throw new ApiError(500, `revision ${revisionId} is missing`);
   }
-  return row.tree_hash;
+  return treeHash;
 }

@@ -1,16 +1,21 @@
 import type { Actor } from '../../auth/actor.js';
 import { CowMap } from '../../content/cow-map.js';
 import { type MergeConflict, mergeContents } from '../../content/merge.js';
-import { insertRevision } from '../../content/revisions.js';
-import type { Snapshot } from '../../content/store.js';
+import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
+import type { ContentStore, Snapshot } from '../../content/store.js';
 import type { PageNode } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { ChangeRequestsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { conflict, preconditionFailed } from '../../errors.js';
-import type { Services } from '../../services.js';
+import { ApiError, conflict, preconditionFailed } from '../../errors.js';
+import type { SearchEngine } from '../../search/engine.js';
+import type { LinkIndex } from '../content/link-index.js';
 import type { MergeRules } from '../orgs/schemas.js';
+import type { OrgsService } from '../orgs/service.js';
+import type { SpacesService } from '../spaces/service.js';
 import { unmetMergeRules } from './merge-rules.js';
+import type { ReviewsService } from './reviews.js';
+import type { ChangeRequestsService } from './service.js';
 
 export interface MergeOutcome<Done extends 'merge' | 'update'> {
   revision: string;
@@ -31,10 +36,24 @@ export interface ThreeWay {
  * with it. Both are three-way merges by page id (see content/merge.ts) from the last main
  * revision the change request saw; with conflicts nothing is written.
  */
+/** What a three-way merge reads and writes in the object store. */
+export type MergeStore = Pick<ContentStore, 'readBody' | 'diff' | 'putBodies' | 'writeTree'>;
+
+/** The services merging calls. */
+export interface MergeNeeds {
+  changeRequests: Pick<ChangeRequestsService, 'access' | 'countStatusChange'>;
+  reviews: Pick<ReviewsService, 'latestByReviewer'>;
+  spaces: Pick<SpacesService, 'lockRow' | 'moveHead'>;
+  orgs: Pick<OrgsService, 'requireRow'>;
+  store: MergeStore & Pick<ContentStore, 'snapshot'>;
+  links: Pick<LinkIndex, 'reindex'>;
+  searchEngine: Pick<SearchEngine, 'spaceChanged'>;
+}
+
 export class MergeService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: MergeNeeds,
   ) {}
 
   async merge(actor: Actor, spaceId: string, idOrNumber: string): Promise<MergeOutcome<'merge'>> {
@@ -72,11 +91,7 @@ export class MergeService {
           mergedFrom: fresh.cr.id,
         });
         mergedRevision = revision.id;
-        await tx
-          .updateTable('spaces')
-          .set({ revision_id: revision.id, updated_at: now })
-          .where('id', '=', spaceId)
-          .execute();
+        await this.services.spaces.moveHead(tx, spaceId, revision.id, now);
         const snapshot = await this.services.store.snapshot(tx, merged.treeHash!);
         await this.services.links.reindex(tx, spaceId, snapshot, merged.changedPages);
         await this.services.searchEngine.spaceChanged(tx, spaceId);
@@ -155,9 +170,8 @@ export class MergeService {
     spaceId: string,
     crId: string,
   ): Promise<{ space: SpacesTable; cr: ChangeRequestsTable }> {
-    let spaceQuery = tx.selectFrom('spaces').selectAll().where('id', '=', spaceId);
-    if (this.deps.dialect === 'postgres') spaceQuery = spaceQuery.forUpdate();
-    const space = await spaceQuery.executeTakeFirstOrThrow();
+    const space = await this.services.spaces.lockRow(tx, spaceId);
+    if (!space) throw new ApiError(500, `space ${spaceId} is missing`);
     const cr = await tx
       .selectFrom('change_requests')
       .selectAll()
@@ -169,11 +183,7 @@ export class MergeService {
   private async effectiveRules(space: SpacesTable): Promise<MergeRules> {
     const own = JSON.parse(space.merge_rules) as MergeRules | { type: 'inherit' };
     if (own.type !== 'inherit') return own;
-    const org = await this.deps.db
-      .selectFrom('organizations')
-      .select('merge_rules')
-      .where('id', '=', space.org_id)
-      .executeTakeFirstOrThrow();
+    const org = await this.services.orgs.requireRow(space.org_id);
     return JSON.parse(org.merge_rules) as MergeRules;
   }
 
@@ -182,16 +192,11 @@ export class MergeService {
     const [base, ours, theirs] = await Promise.all(
       [baseId, oursId, theirsId].map((id) => this.snapshotOf(tx, id)),
     );
-    return threeWayMerge(this.services, tx, base!, ours!, theirs!);
+    return threeWayMerge(this.services.store, tx, base!, ours!, theirs!);
   }
 
   private async snapshotOf(tx: Tx, revisionId: string): Promise<Snapshot> {
-    const row = await tx
-      .selectFrom('revisions')
-      .select('tree_hash')
-      .where('id', '=', revisionId)
-      .executeTakeFirstOrThrow();
-    return this.services.store.snapshot(tx, row.tree_hash);
+    return this.services.store.snapshot(tx, await revisionTreeHash(tx, revisionId));
   }
 }
 
@@ -200,13 +205,12 @@ export class MergeService {
  * revision); with conflicts nothing is written. Shared with git sync (export over a moved branch).
  */
 export async function threeWayMerge(
-  services: Services,
+  store: MergeStore,
   tx: Tx,
   base: Snapshot,
   ours: Snapshot,
   theirs: Snapshot,
 ): Promise<ThreeWay> {
-  const { store } = services;
   const result = await mergeContents({
     base: base.content,
     ours: ours.content,

@@ -10,15 +10,24 @@ import type {
 import type { Deps } from '../../deps.js';
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { MembersService } from '../members/service.js';
 import type { UserRow } from '../users/present.js';
+import type { UsersService } from '../users/service.js';
 import type { RequestReviewersBody, SubmitReviewBody } from './schemas.js';
+import type { ChangeRequestsService } from './service.js';
 
 /** Requested reviewers, reviews and contributors of change requests. */
+/** The services reviews call. */
+export interface ReviewsNeeds {
+  changeRequests: Pick<ChangeRequestsService, 'access'>;
+  members: Pick<MembersService, 'among'>;
+  users: Pick<UsersService, 'byIds'>;
+}
+
 export class ReviewsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: ReviewsNeeds,
   ) {}
 
   async listRequested(
@@ -61,16 +70,7 @@ export class ReviewsService {
       throw conflict('This change request is merged; there is nothing left to review');
     if (input.description !== undefined) validateDocument(input.description, 'body.description');
     const unique = [...new Set(input.users)];
-    const members = new Set(
-      (
-        await this.deps.db
-          .selectFrom('members')
-          .select('user_id')
-          .where('org_id', '=', space.org_id)
-          .where('user_id', 'in', unique)
-          .execute()
-      ).map((r) => r.user_id),
-    );
+    const members = await this.services.members.among(this.deps.db, space.org_id, unique);
     const stranger = input.users.findIndex((id) => !members.has(id));
     if (stranger >= 0) {
       throw invalidField(

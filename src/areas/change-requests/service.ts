@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import type { SpaceAccess } from '../../auth/authorize.js';
+import type { Authorizer, SpaceAccess } from '../../auth/authorize.js';
 import type { ContentAction } from '../../auth/content-policy.js';
 import { validateDocument } from '../../content/validate-document.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -8,8 +8,8 @@ import type { ChangeRequestStatus, ChangeRequestsTable, UsersTable } from '../..
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
-import { visibleSpaces } from '../spaces/visibility.js';
+import type { SpacesService } from '../spaces/service.js';
+import type { UsersService } from '../users/service.js';
 import type { ChangeRequestView } from './present.js';
 import type {
   CreateChangeRequestBody,
@@ -22,11 +22,52 @@ export interface ChangeRequestAccess extends SpaceAccess {
   cr: ChangeRequestsTable;
 }
 
+/** The services change requests call. */
+export interface ChangeRequestsNeeds {
+  authz: Pick<Authorizer, 'space' | 'scope'>;
+  spaces: Pick<SpacesService, 'visibleIdsIn' | 'revisionIds' | 'countChangeRequests'>;
+  users: Pick<UsersService, 'byIds'>;
+}
+
 export class ChangeRequestsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: ChangeRequestsNeeds,
   ) {}
+
+  /** A change request by id, without a permission check. */
+  async find(db: Db | Tx, crId: string): Promise<ChangeRequestsTable | undefined> {
+    return db.selectFrom('change_requests').selectAll().where('id', '=', crId).executeTakeFirst();
+  }
+
+  /** Moves the count of open comments shown on the change request. */
+  async countComments(tx: Tx, crId: string, delta: number): Promise<void> {
+    await tx
+      .updateTable('change_requests')
+      .set((eb) => ({ comments: eb('comments', '+', delta) }))
+      .where('id', '=', crId)
+      .execute();
+  }
+
+  /**
+   * Archives a change request nothing was written into (an import that failed before its first
+   * write); merged, archived or edited ones stay as they are.
+   */
+  async archiveIfUntouched(tx: Tx, spaceId: string, crId: string): Promise<void> {
+    const cr = await tx
+      .selectFrom('change_requests')
+      .select(['status', 'revision', 'revision_initial'])
+      .where('id', '=', crId)
+      .executeTakeFirst();
+    if (!cr || cr.status === 'merged' || cr.status === 'archived' || cr.revision !== cr.revision_initial)
+      return;
+    await tx
+      .updateTable('change_requests')
+      .set({ status: 'archived', updated_at: this.deps.clock.now().toISOString() })
+      .where('id', '=', crId)
+      .execute();
+    await this.countStatusChange(tx, spaceId, cr.status, 'archived');
+  }
 
   /**
    * A change request of a space the caller may do `action` on, by id or by number in the space.
@@ -131,24 +172,12 @@ export class ChangeRequestsService {
     from: ChangeRequestStatus | null,
     to: ChangeRequestStatus,
   ): Promise<void> {
-    const delta = {
-      change_requests: from === null ? 1 : 0,
-      change_requests_open: 0,
-      change_requests_draft: 0,
-    };
-    if (from === 'open') delta.change_requests_open--;
-    if (from === 'draft') delta.change_requests_draft--;
-    if (to === 'open') delta.change_requests_open++;
-    if (to === 'draft') delta.change_requests_draft++;
-    await tx
-      .updateTable('spaces')
-      .set((eb) => ({
-        change_requests: eb('change_requests', '+', delta.change_requests),
-        change_requests_open: eb('change_requests_open', '+', delta.change_requests_open),
-        change_requests_draft: eb('change_requests_draft', '+', delta.change_requests_draft),
-      }))
-      .where('id', '=', spaceId)
-      .execute();
+    const delta = { all: from === null ? 1 : 0, open: 0, draft: 0 };
+    if (from === 'open') delta.open--;
+    if (from === 'draft') delta.draft--;
+    if (to === 'open') delta.open++;
+    if (to === 'draft') delta.draft++;
+    await this.services.spaces.countChangeRequests(tx, spaceId, delta);
   }
 
   async listInSpace(
@@ -171,25 +200,12 @@ export class ChangeRequestsService {
     query: ListOrgChangeRequestsQuery,
   ): Promise<Page<ChangeRequestView>> {
     const scope = await this.services.authz.scope(actor, orgId);
-    const visible = this.deps.db
-      .selectFrom('spaces as s')
-      .select('s.id')
-      .where('s.org_id', '=', orgId)
-      .where('s.deleted_at', 'is', null)
-      .where(visibleSpaces(scope.spaceVisibility()));
+    const visible = this.services.spaces.visibleIdsIn(orgId, scope.spaceVisibility());
     let q = this.changeRequests().where('cr.space_id', 'in', visible);
     if (query.space) q = q.where('cr.space_id', '=', query.space);
     const page = await this.paginateList(this.filtered(q, query.status ?? ['open'], query), query);
     const spaceIds = [...new Set(page.items.map((cr) => cr.space_id))];
-    const revisions =
-      spaceIds.length === 0
-        ? []
-        : await this.deps.db
-            .selectFrom('spaces')
-            .select(['id', 'revision_id'])
-            .where('id', 'in', spaceIds)
-            .execute();
-    return this.views(page, new Map(revisions.map((r) => [r.id, r.revision_id])));
+    return this.views(page, await this.services.spaces.revisionIds(spaceIds));
   }
 
   private changeRequests() {

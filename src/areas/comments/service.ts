@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import { contentAllows } from '../../auth/content-policy.js';
 import type { MemberRole } from '../../auth/roles.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -14,9 +15,13 @@ import type {
 import type { Deps } from '../../deps.js';
 import { forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { ChangeRequestsService } from '../change-requests/service.js';
+import type { ContentService } from '../content/service.js';
 import type { MemberCounts, MemberRow } from '../members/present.js';
+import type { MembersService } from '../members/service.js';
+import type { SpacesService } from '../spaces/service.js';
 import type { UserRow } from '../users/present.js';
+import type { UsersService } from '../users/service.js';
 import { markdownOfBody } from './bodies.js';
 import { checkReactions } from './reactions.js';
 import type {
@@ -67,11 +72,21 @@ export interface RepliesResult extends CommentContext {
 
 type CommentAction = 'view' | 'comment';
 
+/** The services comments call. */
+export interface CommentsNeeds {
+  authz: Pick<Authorizer, 'space'>;
+  changeRequests: Pick<ChangeRequestsService, 'access' | 'addContribution' | 'countComments'>;
+  content: Pick<ContentService, 'hasPage'>;
+  members: Pick<MembersService, 'listAmong' | 'counts'>;
+  spaces: Pick<SpacesService, 'countComments'>;
+  users: Pick<UsersService, 'byIds'>;
+}
+
 /** Comments and their replies, in both families: on a space and on a change request. */
 export class CommentsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: CommentsNeeds,
   ) {}
 
   async list(
@@ -444,18 +459,8 @@ export class CommentsService {
 
   /** Moves the count of open comments shown on the space or the change request. */
   private async countOpen(tx: Tx, access: ThreadAccess, delta: 1 | -1): Promise<void> {
-    if (access.cr)
-      await tx
-        .updateTable('change_requests')
-        .set((eb) => ({ comments: eb('comments', '+', delta) }))
-        .where('id', '=', access.cr.id)
-        .execute();
-    else
-      await tx
-        .updateTable('spaces')
-        .set((eb) => ({ comments: eb('comments', '+', delta) }))
-        .where('id', '=', access.space.id)
-        .execute();
+    if (access.cr) await this.services.changeRequests.countComments(tx, access.cr.id, delta);
+    else await this.services.spaces.countComments(tx, access.space.id, delta);
   }
 
   private async context(

@@ -1,9 +1,8 @@
 import { classifyHref } from '../../content/link-targets.js';
 import { extractLinks } from '../../content/markdown/index.js';
-import type { Snapshot } from '../../content/store.js';
+import type { ContentStore, Snapshot } from '../../content/store.js';
 import type { Tx } from '../../db/database.js';
 import type { PageLinksTable } from '../../db/tables.js';
-import type { Services } from '../../services.js';
 import { PageIndex } from './page-index.js';
 import { linkTarget, pageLinks } from './page-links.js';
 
@@ -13,7 +12,7 @@ import { linkTarget, pageLinks } from './page-links.js';
  * link works is decided when it is read, against the current content.
  */
 export class LinkIndex {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: { store: Pick<ContentStore, 'readBodies'> }) {}
 
   async reindex(tx: Tx, spaceId: string, snapshot: Snapshot, pageIds: Iterable<string>): Promise<void> {
     const ids = [...pageIds];

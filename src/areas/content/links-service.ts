@@ -2,8 +2,7 @@ import type { Actor } from '../../auth/actor.js';
 import { pageOfList } from '../../db/keyset.js';
 import type { PageLinksTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import type { Services } from '../../services.js';
-import type { OpenContent } from './service.js';
+import type { ContentService, OpenContent } from './service.js';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 
@@ -39,7 +38,7 @@ interface Request {
 export class LinksService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: { content: Pick<ContentService, 'open'> },
   ) {}
 
   async open(actor: Actor, spaceId: string): Promise<OpenContent> {

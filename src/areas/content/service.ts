@@ -1,17 +1,18 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { Profile } from '../../content/markdown/containers.js';
 import { markdownToDocument } from '../../content/markdown/index.js';
 import { findRevision } from '../../content/revisions.js';
-import type { Snapshot } from '../../content/store.js';
+import type { ContentStore, Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode } from '../../content/tree.js';
 import { type PageRequest, pageOfList } from '../../db/keyset.js';
 import type { RevisionsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../errors.js';
 import { Lru } from '../../lru.js';
-import type { Services } from '../../services.js';
 import type { ChangeRequestView } from '../change-requests/present.js';
+import type { ChangeRequestsService } from '../change-requests/service.js';
 import { PageIndex } from './page-index.js';
 import { pageLinks } from './page-links.js';
 
@@ -32,6 +33,13 @@ export interface OpenContent {
 
 export type PageFormat = 'markdown' | 'document';
 
+/** The services content reads call. */
+export interface ContentNeeds {
+  authz: Pick<Authorizer, 'space'>;
+  changeRequests: Pick<ChangeRequestsService, 'access' | 'find' | 'toView'>;
+  store: Pick<ContentStore, 'snapshot' | 'readBody'>;
+}
+
 /** Reading the content of a space, a change request or any revision of the space. */
 export class ContentService {
   /**
@@ -43,7 +51,7 @@ export class ContentService {
 
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: ContentNeeds,
   ) {}
 
   async open(actor: Actor, spaceId: string, target: ContentTarget): Promise<OpenContent> {
@@ -62,11 +70,7 @@ export class ContentService {
     const snapshot = await this.services.store.snapshot(this.deps.db, revision.tree_hash);
     let mergedFrom: ChangeRequestView | undefined;
     if (revision.merged_from) {
-      const cr = await this.deps.db
-        .selectFrom('change_requests')
-        .selectAll()
-        .where('id', '=', revision.merged_from)
-        .executeTakeFirst();
+      const cr = await this.services.changeRequests.find(this.deps.db, revision.merged_from);
       if (cr) mergedFrom = await this.services.changeRequests.toView(this.deps.db, cr, space.revision_id);
     }
     return { space, revision, snapshot, index: PageIndex.of(snapshot.content), mergedFrom };

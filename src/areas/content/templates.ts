@@ -1,12 +1,19 @@
 import type { Actor } from '../../auth/actor.js';
 import { TEMPLATES } from '../../content/templates.js';
 import { invalidField } from '../../errors.js';
-import type { Services } from '../../services.js';
 import type { ContentChange } from '../change-requests/content-schemas.js';
+import type { ContentWriteService } from '../change-requests/content-writes.js';
+import type { ChangeRequestsService } from '../change-requests/service.js';
+
+/** The services templates call. */
+export interface TemplatesNeeds {
+  changeRequests: Pick<ChangeRequestsService, 'create'>;
+  contentWrites: Pick<ContentWriteService, 'apply'>;
+}
 
 /** Applying a built-in template: its pages go into a change request (the one named, or a new one). */
 export class TemplatesService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: TemplatesNeeds) {}
 
   async apply(
     actor: Actor,

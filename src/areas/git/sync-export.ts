@@ -303,7 +303,7 @@ async function mergeRemote(
     );
     const { treeHash: theirsTree } = await writeImported(services, tx, base, imported);
     const theirs = await services.store.snapshot(tx, theirsTree);
-    const result = await threeWayMerge(services, tx, base, ours, theirs);
+    const result = await threeWayMerge(services.store, tx, base, ours, theirs);
     if (result.conflicts.length > 0)
       throw new SyncFailure(
         `the branch ${job.ref} moved since the last sync (now at ${at.remoteCommit.slice(0, 12)}) and its changes conflict with the space's (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'}, listed in the warnings); nothing was changed. Resolve them on either side, or export with force to overwrite the branch with the space's content`,
@@ -413,7 +413,7 @@ async function applyMerged(
       const snapshot = (hash: string) => services.store.snapshot(tx, hash);
       const current = await snapshotOf(services, tx, space.revision_id);
       const again = await threeWayMerge(
-        services,
+        services.store,
         tx,
         await snapshot(merged.oursTree),
         current,

@@ -512,21 +512,9 @@ export class ImportsService {
 
   private async archive(spaceId: string, crId: string): Promise<void> {
     try {
-      await this.deps.db.transaction().execute(async (tx) => {
-        const cr = await tx
-          .selectFrom('change_requests')
-          .select(['status', 'revision', 'revision_initial'])
-          .where('id', '=', crId)
-          .executeTakeFirst();
-        if (!cr || cr.status === 'merged' || cr.status === 'archived' || cr.revision !== cr.revision_initial)
-          return;
-        await tx
-          .updateTable('change_requests')
-          .set({ status: 'archived', updated_at: this.deps.clock.now().toISOString() })
-          .where('id', '=', crId)
-          .execute();
-        await this.services.changeRequests.countStatusChange(tx, spaceId, cr.status, 'archived');
-      });
+      await this.deps.db
+        .transaction()
+        .execute((tx) => this.services.changeRequests.archiveIfUntouched(tx, spaceId, crId));
     } catch (error) {
       this.deps.log.warn(
         { err: error, changeRequestId: crId },

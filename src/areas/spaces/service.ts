@@ -1,3 +1,4 @@
+import type { SpaceVisibility } from '../../auth/access-scope.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Authorizer } from '../../auth/authorize.js';
 import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
@@ -64,6 +65,72 @@ export class SpacesService {
     if (collectionIds.length === 0) return [];
     const rows = await db.selectFrom('spaces').select('id').where('parent_id', 'in', collectionIds).execute();
     return rows.map((r) => r.id);
+  }
+
+  /** A query of the ids of the organization's live spaces that `visibility` lets a caller see. */
+  visibleIdsIn(orgId: string, visibility: SpaceVisibility) {
+    return this.deps.db
+      .selectFrom('spaces as s')
+      .select('s.id')
+      .where('s.org_id', '=', orgId)
+      .where('s.deleted_at', 'is', null)
+      .where(visibleSpaces(visibility));
+  }
+
+  /** The current revision of each of the spaces, by space id. */
+  async revisionIds(spaceIds: string[]): Promise<Map<string, string>> {
+    if (spaceIds.length === 0) return new Map();
+    const rows = await this.deps.db
+      .selectFrom('spaces')
+      .select(['id', 'revision_id'])
+      .where('id', 'in', spaceIds)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.revision_id]));
+  }
+
+  /**
+   * Re-reads the space inside a transaction that will move its content, the row locked until
+   * the transaction ends (PostgreSQL; SQLite runs one writer at a time).
+   */
+  async lockRow(tx: Tx, spaceId: string): Promise<SpacesTable | undefined> {
+    let query = tx.selectFrom('spaces').selectAll().where('id', '=', spaceId);
+    if (this.deps.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  /** Points the space's main content at a new revision (a merge, a git sync). */
+  async moveHead(tx: Tx, spaceId: string, revisionId: string, now: string): Promise<void> {
+    await tx
+      .updateTable('spaces')
+      .set({ revision_id: revisionId, updated_at: now })
+      .where('id', '=', spaceId)
+      .execute();
+  }
+
+  /** Moves the space's change-request counters (kept on the space row for its views). */
+  async countChangeRequests(
+    tx: Tx,
+    spaceId: string,
+    delta: { all: number; open: number; draft: number },
+  ): Promise<void> {
+    await tx
+      .updateTable('spaces')
+      .set((eb) => ({
+        change_requests: eb('change_requests', '+', delta.all),
+        change_requests_open: eb('change_requests_open', '+', delta.open),
+        change_requests_draft: eb('change_requests_draft', '+', delta.draft),
+      }))
+      .where('id', '=', spaceId)
+      .execute();
+  }
+
+  /** Moves the count of open comments shown on the space. */
+  async countComments(tx: Tx, spaceId: string, delta: number): Promise<void> {
+    await tx
+      .updateTable('spaces')
+      .set((eb) => ({ comments: eb('comments', '+', delta) }))
+      .where('id', '=', spaceId)
+      .execute();
   }
 
   /** Re-homes spaces in another organization (their grants are the caller's to remove). */
