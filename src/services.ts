@@ -143,7 +143,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     users: s.users,
   });
   s.links = new LinkIndex({ store: s.store });
-  s.searchEngine = new SearchEngine(deps, services);
+  s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store });
   s.merges = new MergeService(deps, {
     changeRequests: s.changeRequests,
     reviews: s.reviews,
@@ -172,10 +172,31 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
 
   s.sites = new SitesArea(deps, services);
-  s.search = new SearchService(deps, services);
-  s.git = new GitService(deps, services);
-  s.storage = new StorageService(deps, services);
-  s.imports = new ImportsService(deps, services);
+  s.search = new SearchService({ authz: s.authz, searchEngine: s.searchEngine, spaces: s.spaces });
+  s.git = new GitService(deps, {
+    authz: s.authz,
+    jobs: s.jobs,
+    store: s.store,
+    blobs: s.blobs,
+    outbound: s.outbound,
+    links: s.links,
+    searchEngine: s.searchEngine,
+    spaces: s.spaces,
+  });
+  s.storage = new StorageService(deps, { authz: s.authz, blobs: s.blobs });
+  s.imports = new ImportsService(deps, {
+    authz: s.authz,
+    jobs: s.jobs,
+    spaces: s.spaces,
+    siteSpaces: s.sites.siteSpaces,
+    changeRequests: s.changeRequests,
+    contentWrites: s.contentWrites,
+    merges: s.merges,
+    storage: s.storage,
+    users: s.users,
+    blobs: s.blobs,
+    outbound: s.outbound,
+  });
   registerJobs(services);
   return services;
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { ContentStore } from '../content/store.js';
 import type { Tx } from '../db/database.js';
 import { decodeCursor, encodeCursor } from '../db/keyset.js';
 import type { Deps } from '../deps.js';
 import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { Services } from '../services.js';
 import { Highlighter } from './highlight.js';
 import { SearchIndexer, STALE } from './indexer.js';
 import { PostgresSearchIndex } from './postgres-index.js';
@@ -80,7 +80,10 @@ export class SearchEngine {
 
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: {
+      jobs: JobQueue;
+      store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'>;
+    },
   ) {
     this.index =
       deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);

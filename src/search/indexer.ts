@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { PageIndex } from '../areas/content/page-index.js';
 import { revisionTreeHash } from '../content/revisions.js';
-import type { Snapshot } from '../content/store.js';
+import type { ContentStore, Snapshot } from '../content/store.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
 import type { Deps } from '../deps.js';
-import type { Services } from '../services.js';
 import { ANALYZER_VERSION } from './analyzer.js';
 import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
 import { splitSections } from './sections.js';
@@ -43,7 +42,7 @@ const OPTIMIZE_AFTER_PAGES = 1000;
 export class SearchIndexer {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: { store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'> },
     private readonly index: SearchIndex,
   ) {}
 

@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { GitSyncsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, invalidField, notFound } from '../../errors.js';
@@ -7,27 +8,18 @@ import { CredentialSealer, splitCredentials } from '../../git/credentials.js';
 import { PageFileMemo } from '../../git/page-files.js';
 import { GitError } from '../../git/runner.js';
 import { OutboundError } from '../../http/outbound.js';
-import { type JobContext, JobLeaseLost } from '../../jobs/queue.js';
-import type { Services } from '../../services.js';
+import { type JobContext, JobLeaseLost, type JobQueue } from '../../jobs/queue.js';
 import type { ExportGitBody, ImportGitBody } from './schemas.js';
+import type { SyncContext, SyncJob, SyncNeeds } from './sync.js';
 import { runExport } from './sync-export.js';
 import { GIT_TIMEOUT_MS, runImport, SyncFailure } from './sync-import.js';
 
-/** What a sync job carries: the request, its credentials sealed (never in clear in the job table). */
-export interface SyncJob {
-  spaceId: string;
-  direction: 'import' | 'export';
-  url: string;
-  sealed?: string;
-  ref: string;
-  projectDir: string;
-  treeUrl?: string;
-  commitUrl?: string;
-  timestamp?: string;
-  force: boolean;
-  standalone: boolean;
-  commitMessage?: string;
-  actorId: string | null;
+export type { SyncJob } from './sync.js';
+
+/** The services git sync calls: those of its jobs, and the queue and permission checks. */
+export interface GitNeeds extends SyncNeeds {
+  authz: Pick<Authorizer, 'space'>;
+  jobs: Pick<JobQueue, 'register' | 'enqueue' | 'isLive'>;
 }
 
 export const GIT_JOB = 'git.sync';
@@ -48,12 +40,16 @@ export class GitService {
   /** Page files read by earlier syncs, by blob: a re-sync parses the pages that changed. */
   readonly pageFiles = new PageFileMemo(16 * 1024 * 1024);
 
+  /** What the sync jobs work with. */
+  private readonly sync: SyncContext;
+
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: GitNeeds,
   ) {
     this.sealer = new CredentialSealer(deps.config.dataDir);
     this.cache = new GitCache(deps.config.dataDir, GIT_TIMEOUT_MS, deps.log);
+    this.sync = { ...services, git: this };
   }
 
   /** At start-up: caches unused for long removed (in the background). */
@@ -213,8 +209,8 @@ export class GitService {
       const credentials = job.sealed ? this.sealer.open(job.sealed) : undefined;
       const outcome =
         job.direction === 'import'
-          ? await runImport(this.deps, this.services, job, credentials, row)
-          : await runExport(this.deps, this.services, job, credentials, row);
+          ? await runImport(this.deps, this.sync, job, credentials, row)
+          : await runExport(this.deps, this.sync, job, credentials, row);
       await this.record(job, 'success', null, outcome.warnings);
       log.info({ commit: outcome.commit }, `git ${job.direction} done`);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { insertRevision } from '../../content/revisions.js';
+import { insertRevision, setRevisionGit } from '../../content/revisions.js';
 import type { PageNode, RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { GitSyncsTable } from '../../db/tables.js';
@@ -9,9 +9,8 @@ import { contentToRepo, type ExportedFile } from '../../git/content-to-repo.js';
 import type { Credentials } from '../../git/credentials.js';
 import { DEFAULT_CONFIG, type GitbookConfig, parseGitbookConfig } from '../../git/gitbook-yaml.js';
 import type { GitWorkspace } from '../../git/runner.js';
-import type { Services } from '../../services.js';
 import { threeWayMerge } from '../change-requests/merging.js';
-import type { SyncJob } from './service.js';
+import type { SyncContext, SyncJob } from './sync.js';
 import {
   commitOf,
   convert,
@@ -36,24 +35,21 @@ import {
  */
 export async function runExport(
   deps: Deps,
-  services: Services,
+  services: SyncContext,
   job: SyncJob,
   credentials: Credentials | undefined,
   row: GitSyncsTable | undefined,
 ): Promise<SyncOutcome> {
   const remote = await remoteOf(services, job, credentials);
   const current = await deps.db.transaction().execute(async (tx) => {
-    const space = await tx
-      .selectFrom('spaces')
-      .selectAll()
-      .where('id', '=', job.spaceId)
-      .executeTakeFirstOrThrow();
-    const snapshot = await snapshotOf(services, tx, space.revision_id);
+    const revisionId = await services.spaces.headOf(tx, job.spaceId);
+    if (revisionId === undefined) throw new Error(`space ${job.spaceId} is missing`);
+    const snapshot = await snapshotOf(services, tx, revisionId);
     return {
       content: snapshot.content,
       bodies: await bodiesOf(services, tx, snapshot.content),
       texts: await layoutTexts(services, tx, snapshot.content),
-      revisionId: space.revision_id,
+      revisionId,
       treeHash: snapshot.treeHash,
     };
   });
@@ -130,19 +126,18 @@ export async function runExport(
       await recordSynced(deps, job, commit, applied.revisionId);
       return { commit, warnings: [...nothing, ...applied.warnings] };
     }
-    if (created)
-      await deps.db
-        .updateTable('revisions')
-        .set({ git: JSON.stringify(commitOf(job, commit, message, true)) })
-        .where('id', '=', current.revisionId)
-        .execute();
+    if (created) await setRevisionGit(deps.db, current.revisionId, commitOf(job, commit, message, true));
     await recordSynced(deps, job, commit, current.revisionId);
     return { commit, warnings: nothing };
   });
 }
 
 /** Markdown of each document page and reusable content with a body, by id. */
-async function bodiesOf(services: Services, tx: Tx, content: RevisionContent): Promise<Map<string, string>> {
+async function bodiesOf(
+  services: SyncContext,
+  tx: Tx,
+  content: RevisionContent,
+): Promise<Map<string, string>> {
   const hashes = [
     ...[...content.pages.values()].flatMap((p) => (p.type === 'document' && p.body ? [p.body] : [])),
     ...[...content.reusableContents.values()].flatMap((r) => (r.body ? [r.body] : [])),
@@ -158,7 +153,7 @@ async function bodiesOf(services: Services, tx: Tx, content: RevisionContent): P
 
 /** The texts the content's repository layout names (SUMMARY.md, kept format files), by hash. */
 async function layoutTexts(
-  services: Services,
+  services: SyncContext,
   tx: Tx,
   content: RevisionContent,
 ): Promise<Map<string, string>> {
@@ -219,7 +214,7 @@ function gitPathsOf(contents: Array<RevisionContent | undefined>): Set<string> {
  * CONTRIBUTING.md or `.gitbook/includes` page Quire did not import is not Quire's to delete.
  */
 async function writeFiles(
-  services: Services,
+  services: SyncContext,
   ws: GitWorkspace,
   job: SyncJob,
   config: GitbookConfig | undefined,
@@ -270,7 +265,7 @@ interface Merged {
 
 async function mergeRemote(
   deps: Deps,
-  services: Services,
+  services: SyncContext,
   job: SyncJob,
   ws: GitWorkspace,
   at: {
@@ -362,26 +357,20 @@ function withGitPaths(
  */
 async function applyMerged(
   deps: Deps,
-  services: Services,
+  services: SyncContext,
   job: SyncJob,
   merged: Merged,
   pushed: { oid: string; message: string; created: boolean },
 ): Promise<{ revisionId: string; warnings: string[] }> {
   return deps.db.transaction().execute(async (tx) => {
-    let query = tx.selectFrom('spaces').selectAll().where('id', '=', job.spaceId);
-    if (deps.dialect === 'postgres') query = query.forUpdate();
-    const space = await query.executeTakeFirst();
+    const space = await services.spaces.lockRow(tx, job.spaceId);
     if (!space || space.deleted_at) throw new SyncFailure('the space was deleted');
     const now = deps.clock.now().toISOString();
     const git = commitOf(job, pushed.oid, pushed.message, pushed.created);
     const unmoved = space.revision_id === merged.oursRevision;
     // The branch's changes were already in the space: the export is a plain one.
     if (merged.treeHash === merged.oursTree && unmoved) {
-      await tx
-        .updateTable('revisions')
-        .set({ git: JSON.stringify(git) })
-        .where('id', '=', merged.oursRevision)
-        .execute();
+      await setRevisionGit(tx, merged.oursRevision, git);
       return { revisionId: merged.oursRevision, warnings: [] };
     }
     const theirs = await insertRevision(tx, {
@@ -437,11 +426,7 @@ async function applyMerged(
       });
       changedPages = again.changedPages;
     }
-    await tx
-      .updateTable('spaces')
-      .set({ revision_id: target.id, updated_at: now })
-      .where('id', '=', job.spaceId)
-      .execute();
+    await services.spaces.moveHead(tx, job.spaceId, target.id, now);
     await services.links.reindex(
       tx,
       job.spaceId,

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { extractLinks, unknownConstructs } from '../../content/markdown/index.js';
-import { type GitCommit, insertRevision } from '../../content/revisions.js';
+import { findTreeHash, type GitCommit, insertRevision, revisionTreeHash } from '../../content/revisions.js';
 import type { Snapshot } from '../../content/store.js';
 import { EMPTY_CONTENT, type FileNode, type PageNode, type RevisionContent } from '../../content/tree.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -16,10 +16,9 @@ import {
   type UnchangedBlobs,
 } from '../../git/repo-to-content.js';
 import { GitError, type GitWorkspace, type Remote } from '../../git/runner.js';
-import type { Services } from '../../services.js';
 import { MAX_FILE_BYTES, MAX_MARKDOWN_BYTES } from '../change-requests/content-writes.js';
 import { fileFacts } from '../change-requests/file-facts.js';
-import type { SyncJob } from './service.js';
+import type { SyncContext, SyncJob } from './sync.js';
 
 /** A sync that cannot go on, with a message for the person who started it (and details, listed as warnings). */
 export class SyncFailure extends Error {
@@ -42,7 +41,7 @@ export const GIT_TIMEOUT_MS = 120_000;
 
 /** The guarded remote: the URL checked (scheme and addresses) again when the job runs. */
 export async function remoteOf(
-  services: Services,
+  services: SyncContext,
   job: SyncJob,
   credentials: Credentials | undefined,
 ): Promise<Remote> {
@@ -201,7 +200,7 @@ export function unchangedIn(content: RevisionContent, pageFiles: PageFileMemo): 
 }
 
 /** Stores the bytes of the files read, several at a time. */
-export async function storeFileData(services: Services, data: Iterable<Buffer>): Promise<void> {
+export async function storeFileData(services: SyncContext, data: Iterable<Buffer>): Promise<void> {
   const queue = [...data];
   const worker = async () => {
     for (let next = queue.pop(); next; next = queue.pop()) await services.blobs.put(next);
@@ -210,7 +209,7 @@ export async function storeFileData(services: Services, data: Iterable<Buffer>):
 }
 
 export function convert(
-  services: Services,
+  services: SyncContext,
   files: Map<string, RepoFile>,
   job: SyncJob,
   base: RevisionContent,
@@ -256,7 +255,7 @@ function unknownReport(imported: ImportedContent, base: RevisionContent): string
 
 /** The imported pages and files as a tree written from `base`; answers its hash and what changed. */
 export async function writeImported(
-  services: Services,
+  services: SyncContext,
   tx: Tx,
   base: Snapshot,
   imported: ImportedContent,
@@ -336,7 +335,7 @@ export function commitOf(job: SyncJob, oid: string, message: string, createdByGi
  */
 export async function runImport(
   deps: Deps,
-  services: Services,
+  services: SyncContext,
   job: SyncJob,
   credentials: Credentials | undefined,
   row: GitSyncsTable | undefined,
@@ -367,9 +366,7 @@ export async function runImport(
   if (files.size === 0 && job.projectDir)
     throw new SyncFailure(`the repository has nothing under the project directory "${job.projectDir}"`);
   return await deps.db.transaction().execute(async (tx) => {
-    let query = tx.selectFrom('spaces').selectAll().where('id', '=', job.spaceId);
-    if (deps.dialect === 'postgres') query = query.forUpdate();
-    const space = await query.executeTakeFirst();
+    const space = await services.spaces.lockRow(tx, job.spaceId);
     if (!space || space.deleted_at) throw new SyncFailure('the space was deleted');
     const base = await snapshotOf(services, tx, space.revision_id);
     const now = deps.clock.now().toISOString();
@@ -389,11 +386,7 @@ export async function runImport(
       });
       revisionId = revision.id;
       if (!job.standalone) {
-        await tx
-          .updateTable('spaces')
-          .set({ revision_id: revision.id, updated_at: now })
-          .where('id', '=', job.spaceId)
-          .execute();
+        await services.spaces.moveHead(tx, job.spaceId, revision.id, now);
         const snapshot = await services.store.snapshot(tx, treeHash);
         await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
         await services.searchEngine.spaceChanged(tx, job.spaceId);
@@ -431,23 +424,14 @@ export async function fetchBranch(ws: GitWorkspace, remote: Remote, job: SyncJob
 /** The content of the space's current revision (undefined when the space is gone). */
 async function currentContent(
   db: Db,
-  services: Services,
+  services: SyncContext,
   spaceId: string,
 ): Promise<RevisionContent | undefined> {
-  const row = await db
-    .selectFrom('spaces')
-    .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')
-    .select('revisions.tree_hash')
-    .where('spaces.id', '=', spaceId)
-    .executeTakeFirst();
-  return row ? (await services.store.snapshot(db, row.tree_hash)).content : undefined;
+  const head = await services.spaces.headOf(db, spaceId);
+  const treeHash = head === undefined ? undefined : await findTreeHash(db, head);
+  return treeHash === undefined ? undefined : (await services.store.snapshot(db, treeHash)).content;
 }
 
-export async function snapshotOf(services: Services, tx: Tx | Db, revisionId: string): Promise<Snapshot> {
-  const row = await tx
-    .selectFrom('revisions')
-    .select('tree_hash')
-    .where('id', '=', revisionId)
-    .executeTakeFirstOrThrow();
-  return services.store.snapshot(tx, row.tree_hash);
+export async function snapshotOf(services: SyncContext, tx: Tx | Db, revisionId: string): Promise<Snapshot> {
+  return services.store.snapshot(tx, await revisionTreeHash(tx, revisionId));
 }

@@ -1,19 +1,45 @@
 import { unzipSync } from 'fflate';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
+import type { BlobStore } from '../../content/blob-store.js';
 import { type Page, paginate, type SortKey } from '../../db/keyset.js';
 import type { ImportRunStatus, ImportRunsTable, StorageUploadsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, invalidField, notFound } from '../../errors.js';
 import { parsePageFile } from '../../git/front-matter.js';
-import { OutboundError } from '../../http/outbound.js';
+import { type OutboundClient, OutboundError } from '../../http/outbound.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { ContentChange } from '../change-requests/content-schemas.js';
-import { MAX_MARKDOWN_BYTES } from '../change-requests/content-writes.js';
-import { visibleSpaces } from '../spaces/visibility.js';
+import {
+  type ContentWriteService,
+  MAX_MARKDOWN_BYTES,
+  type WriteOutcome,
+} from '../change-requests/content-writes.js';
+import type { MergeOutcome, MergeService } from '../change-requests/merging.js';
+import type { ChangeRequestsService } from '../change-requests/service.js';
+import type { SiteSpacesService } from '../sites/site-spaces.js';
+import type { SpacesService } from '../spaces/service.js';
+import type { StorageService } from '../storage/service.js';
+import type { UsersService } from '../users/service.js';
 import type { ListImportRunsQuery, StartImportBody } from './schemas.js';
 
 export const IMPORT_JOB = 'imports.run';
+
+/** The services imports call. */
+export interface ImportsNeeds {
+  authz: Pick<Authorizer, 'org' | 'space' | 'scope'>;
+  jobs: Pick<JobQueue, 'register' | 'enqueue'>;
+  spaces: Pick<SpacesService, 'find' | 'visibleIdsIn'>;
+  siteSpaces: Pick<SiteSpacesService, 'spaceIdsOf'>;
+  changeRequests: Pick<ChangeRequestsService, 'access' | 'create' | 'archiveIfUntouched'>;
+  contentWrites: Pick<ContentWriteService, 'apply'>;
+  merges: Pick<MergeService, 'merge'>;
+  storage: Pick<StorageService, 'completed'>;
+  users: Pick<UsersService, 'byIds'>;
+  blobs: Pick<BlobStore, 'get'>;
+  outbound: Pick<OutboundClient, 'check' | 'fetch'>;
+}
 /** The most files one run imports (the official schema's `maxItems`). */
 export const MAX_IMPORT_FILES = 50;
 /** A file's body may be a page's worth of markdown, plus its front matter. */
@@ -57,7 +83,7 @@ class ImportFailure extends Error {}
 export class ImportsService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: ImportsNeeds,
   ) {}
 
   registerJobs(): void {
@@ -72,11 +98,7 @@ export class ImportsService {
     await this.services.authz.org(actor, orgId, 'view');
     const files = this.checkSource(body.source);
     const { target } = body;
-    const spaceRow = await this.deps.db
-      .selectFrom('spaces')
-      .select('org_id')
-      .where('id', '=', target.space)
-      .executeTakeFirst();
+    const spaceRow = await this.services.spaces.find(target.space);
     if (!spaceRow || spaceRow.org_id !== orgId) throw notFound(`Space "${target.space}" not found`);
     let crId: string | null = null;
     if (target.changeRequest) {
@@ -150,12 +172,7 @@ export class ImportsService {
   async list(actor: Actor, orgId: string, query: ListImportRunsQuery): Promise<Page<ImportRunsTable>> {
     const scope = await this.services.authz.scope(actor, orgId);
     const { db } = this.deps;
-    const visible = db
-      .selectFrom('spaces as s')
-      .select('s.id')
-      .where('s.org_id', '=', orgId)
-      .where('s.deleted_at', 'is', null)
-      .where(visibleSpaces(scope.spaceVisibility()));
+    const visible = this.services.spaces.visibleIdsIn(orgId, scope.spaceVisibility());
     let q = db
       .selectFrom('import_runs as r')
       .selectAll('r')
@@ -169,8 +186,7 @@ export class ImportsService {
       );
     }
     if (query.site) {
-      const siteSpaces = db.selectFrom('site_spaces').select('space_id').where('site_id', '=', query.site);
-      q = q.where('r.space_id', 'in', siteSpaces);
+      q = q.where('r.space_id', 'in', this.services.siteSpaces.spaceIdsOf(query.site));
     }
     if (query.status) {
       const statuses: ImportRunStatus[] =
@@ -383,7 +399,7 @@ export class ImportsService {
         .where('id', '=', row.id)
         .execute();
     }
-    let outcome: Awaited<ReturnType<Services['contentWrites']['apply']>>;
+    let outcome: WriteOutcome;
     try {
       outcome = await this.services.contentWrites.apply(actor, row.space_id, crId, changes);
     } catch (error) {
@@ -392,7 +408,7 @@ export class ImportsService {
       throw error;
     }
     if (opened) {
-      let merged: Awaited<ReturnType<Services['merges']['merge']>>;
+      let merged: MergeOutcome<'merge'>;
       try {
         merged = await this.services.merges.merge(actor, row.space_id, crId);
       } catch (error) {
@@ -501,11 +517,7 @@ export class ImportsService {
   }
 
   private async actorOf(userId: string): Promise<Actor> {
-    const user = await this.deps.db
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = (await this.services.users.byIds(this.deps.db, [userId])).get(userId);
     if (!user) throw new ImportFailure('the user who started the import no longer exists');
     return { userId: user.id, email: user.email, tokenId: 'import-run' };
   }

@@ -1,8 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
-import type { Deps } from '../../deps.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import { invalidField } from '../../errors.js';
-import type { SearchResults } from '../../search/engine.js';
-import type { Services } from '../../services.js';
+import type { SearchEngine, SearchResults } from '../../search/engine.js';
+import type { SpacesService } from '../spaces/service.js';
 
 export interface SearchInput {
   query: string;
@@ -18,8 +18,11 @@ export interface SearchInput {
  */
 export class SearchService {
   constructor(
-    private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: {
+      authz: Pick<Authorizer, 'scope' | 'space'>;
+      searchEngine: Pick<SearchEngine, 'search'>;
+      spaces: Pick<SpacesService, 'languagesIn' | 'titles'>;
+    },
   ) {}
 
   async inOrg(
@@ -29,27 +32,17 @@ export class SearchService {
   ): Promise<{ results: SearchResults; titles: Map<string, string> }> {
     const scope = await this.services.authz.scope(actor, orgId);
     requireText(input.query);
-    const languages = await this.deps.db
-      .selectFrom('spaces')
-      .select('language')
-      .distinct()
-      .where('org_id', '=', orgId)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const languages = await this.services.spaces.languagesIn(orgId);
     const results = await this.services.searchEngine.search({
       query: input.query,
       scope: { org: { orgId, visibility: scope.spaceVisibility() }, includeHidden: false },
-      languages: languages.map((row) => row.language),
+      languages,
       page: input.page,
       limit: input.limit,
       scopeKey: `org:${orgId}`,
     });
     const ids = [...new Set(results.hits.map((hit) => hit.spaceId))];
-    const rows =
-      ids.length > 0
-        ? await this.deps.db.selectFrom('spaces').select(['id', 'title']).where('id', 'in', ids).execute()
-        : [];
-    return { results, titles: new Map(rows.map((row) => [row.id, row.title])) };
+    return { results, titles: await this.services.spaces.titles(ids) };
   }
 
   async inSpace(actor: Actor, spaceId: string, input: SearchInput): Promise<SearchResults> {

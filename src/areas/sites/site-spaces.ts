@@ -50,6 +50,11 @@ export class SiteSpacesService {
     private readonly sites: SitesService,
   ) {}
 
+  /** A query of the ids of the spaces a site publishes (for other areas' filters). */
+  spaceIdsOf(siteId: string) {
+    return this.deps.db.selectFrom('site_spaces').select('space_id').where('site_id', '=', siteId);
+  }
+
   async list(
     actor: Actor,
     orgId: string,

@@ -49,6 +49,34 @@ export class SpacesService {
       .execute();
   }
 
+  /** The space's row, deleted or not, without a permission check. */
+  async find(spaceId: string): Promise<SpacesTable | undefined> {
+    return this.deps.db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  }
+
+  /** Titles of the spaces, by id (deleted ones included). */
+  async titles(spaceIds: string[]): Promise<Map<string, string>> {
+    if (spaceIds.length === 0) return new Map();
+    const rows = await this.deps.db
+      .selectFrom('spaces')
+      .select(['id', 'title'])
+      .where('id', 'in', spaceIds)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.title]));
+  }
+
+  /** The languages of the organization's live spaces, each once (null: no language set). */
+  async languagesIn(orgId: string): Promise<Array<string | null>> {
+    const rows = await this.deps.db
+      .selectFrom('spaces')
+      .select('language')
+      .distinct()
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map((row) => row.language);
+  }
+
   /** Whether the space exists and is not in the trash. */
   async isLive(spaceId: string): Promise<boolean> {
     const row = await this.deps.db
@@ -75,6 +103,16 @@ export class SpacesService {
       .where('s.org_id', '=', orgId)
       .where('s.deleted_at', 'is', null)
       .where(visibleSpaces(visibility));
+  }
+
+  /** The space's current revision, without a permission check (undefined: no such space). */
+  async headOf(db: Db | Tx, spaceId: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('spaces')
+      .select('revision_id')
+      .where('id', '=', spaceId)
+      .executeTakeFirst();
+    return row?.revision_id;
   }
 
   /** The current revision of each of the spaces, by space id. */

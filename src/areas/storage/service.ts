@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
+import type { BlobStore } from '../../content/blob-store.js';
 import type { StorageUploadsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Services } from '../../services.js';
 import type { GenerateUploadBody } from './schemas.js';
 
 /** How long an upload URL works. */
@@ -26,7 +27,7 @@ function digest(token: string): string {
 export class StorageService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: { authz: Pick<Authorizer, 'org'>; blobs: Pick<BlobStore, 'put'> },
   ) {}
 
   async createUpload(
