@@ -171,7 +171,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     users: s.users,
   });
 
-  s.sites = new SitesArea(deps, services);
+  s.sites = new SitesArea(deps, { authz: s.authz, spaces: s.spaces });
   s.search = new SearchService({ authz: s.authz, searchEngine: s.searchEngine, spaces: s.spaces });
   s.git = new GitService(deps, {
     authz: s.authz,

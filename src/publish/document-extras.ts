@@ -1,8 +1,16 @@
 import { parse as parseYaml } from 'yaml';
-import type { OpenContent } from '../areas/content/service.js';
+import type { ContentService, OpenContent } from '../areas/content/service.js';
+import type { MembersService } from '../areas/members/service.js';
 import type { JsonDocument } from '../content/document-schema.js';
+import type { ContentStore } from '../content/store.js';
 import type { Db } from '../db/database.js';
-import type { Services } from '../services.js';
+
+/** The services a page's extras are read through. */
+export interface DocumentExtrasNeeds {
+  content: Pick<ContentService, 'reusableDocument'>;
+  members: Pick<MembersService, 'namesAmong'>;
+  store: Pick<ContentStore, 'readBody'>;
+}
 
 /**
  * What a page's document names besides pages and files, read before it is drawn (the renderer
@@ -21,7 +29,7 @@ const MAX_INCLUDES = 50;
 
 export async function documentExtras(
   db: Db,
-  services: Services,
+  services: DocumentExtrasNeeds,
   open: OpenContent,
   document: JsonDocument,
 ): Promise<DocumentExtras> {
@@ -41,14 +49,8 @@ export async function documentExtras(
     pending = next;
   }
   if (userIds.size > 0) {
-    const rows = await db
-      .selectFrom('users')
-      .innerJoin('members', 'members.user_id', 'users.id')
-      .select(['users.id', 'users.display_name'])
-      .where('members.org_id', '=', open.space.org_id)
-      .where('users.id', 'in', [...userIds].slice(0, 200))
-      .execute();
-    for (const row of rows) extras.users.set(row.id, row.display_name);
+    const names = await services.members.namesAmong(open.space.org_id, [...userIds].slice(0, 200));
+    for (const [id, name] of names) extras.users.set(id, name);
   }
   if (tagged) for (const [slug, label] of await tagLabels(db, services, open)) extras.tags.set(slug, label);
   return extras;
@@ -86,7 +88,11 @@ function collect(document: JsonDocument, users: Set<string>, onTag: () => void):
 const labels = new WeakMap<object, Map<string, string>>();
 
 /** Tag slugs to labels, from the space's `.gitbook/tags.yaml` as its repository had it. */
-async function tagLabels(db: Db, services: Services, open: OpenContent): Promise<Map<string, string>> {
+async function tagLabels(
+  db: Db,
+  services: DocumentExtrasNeeds,
+  open: OpenContent,
+): Promise<Map<string, string>> {
   const content = open.snapshot.content;
   const known = labels.get(content);
   if (known) return known;

@@ -1,7 +1,7 @@
 import type { OpenContent } from '../areas/content/service.js';
 import type { Db } from '../db/database.js';
+import type { SearchEngine } from '../search/engine.js';
 import { plainSnippet } from '../search/highlight.js';
-import type { Services } from '../services.js';
 
 export interface SearchHit {
   title: string;
@@ -17,7 +17,7 @@ export interface SearchHit {
 export class SiteSearch {
   constructor(
     _db: Db,
-    private readonly services: Services,
+    private readonly services: { searchEngine: Pick<SearchEngine, 'search'> },
   ) {}
 
   async search(

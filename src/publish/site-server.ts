@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { PageIndex } from '../areas/content/page-index.js';
-import type { OpenContent } from '../areas/content/service.js';
+import type { ContentService, OpenContent } from '../areas/content/service.js';
 import type { ContentRef } from '../content/document-schema.js';
 import type { PageNode } from '../content/tree.js';
 import type { SpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { safeHref, safeSrc } from '../link-urls.js';
 import { Lru } from '../lru.js';
-import type { Services } from '../services.js';
+import type { SearchEngine } from '../search/engine.js';
 import { VERSION } from '../version.js';
 import { VisitorView } from './adaptive.js';
 import { SiteAddresses } from './addresses.js';
 import { evaluateCondition, parseCondition } from './conditions.js';
-import { documentExtras } from './document-extras.js';
+import { type DocumentExtrasNeeds, documentExtras } from './document-extras.js';
 import { SITE_ASSETS } from './render/assets.js';
 import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
@@ -59,6 +59,12 @@ export interface SiteResponse {
 
 const HTML = 'text/html; charset=utf-8';
 
+/** The services the published site calls. */
+export interface SiteServerNeeds extends DocumentExtrasNeeds {
+  content: Pick<ContentService, 'body' | 'openPublished' | 'reusableDocument'>;
+  searchEngine: Pick<SearchEngine, 'search'>;
+}
+
 /**
  * Serves published sites: decides who may see what (visibility, share links, visitor tokens,
  * adaptive conditions), finds the section, site space and page a path shows, and answers HTML
@@ -80,7 +86,7 @@ export class SiteServer {
 
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: SiteServerNeeds,
   ) {
     this.addresses = new SiteAddresses(deps.config.publicUrl);
     this.search = new SiteSearch(deps.db, services);

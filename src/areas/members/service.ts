@@ -75,6 +75,18 @@ export class MembersService {
     return new Set(rows.map((r) => r.user_id));
   }
 
+  /** Display names of the users among `userIds` who are members (or guests) of the organization. */
+  async namesAmong(orgId: string, userIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.deps.db
+      .selectFrom('users')
+      .innerJoin('members', 'members.user_id', 'users.id')
+      .select(['users.id', 'users.display_name'])
+      .where('members.org_id', '=', orgId)
+      .where('users.id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.display_name]));
+  }
+
   /** Whether two users share at least one organization. */
   async shareOrganization(userId: string, otherId: string): Promise<boolean> {
     const shared = await this.deps.db

@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { OrgAction } from '../../auth/org-policy.js';
 import { type MemberRole, roleAtLeast } from '../../auth/roles.js';
 import type { Tx } from '../../db/database.js';
@@ -6,7 +7,6 @@ import type { SitesTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { type ApiError, notFound } from '../../errors.js';
 import { hashShareKey } from '../../publish/share-keys.js';
-import type { Services } from '../../services.js';
 import type { SitePermissions } from './schemas.js';
 import { loadTree, type SiteContext } from './tree.js';
 
@@ -42,7 +42,7 @@ export interface SiteAccess {
 export class SiteAccessor {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: { authz: Pick<Authorizer, 'org' | 'scope'> },
   ) {}
 
   /** The site, if the caller may do `action` on it. */

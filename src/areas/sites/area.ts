@@ -1,6 +1,5 @@
 import type { Deps } from '../../deps.js';
 import { SiteAddresses } from '../../publish/addresses.js';
-import type { Services } from '../../services.js';
 import { SiteAccessor } from './access.js';
 import { AdaptiveSchemaService } from './adaptive-schema.js';
 import { CustomizationService } from './customization.js';
@@ -9,7 +8,7 @@ import { PublishedContentService } from './published-content.js';
 import { PublishingAuthService } from './publishing-auth.js';
 import { SectionGroupsService } from './section-groups.js';
 import { SectionsService } from './sections.js';
-import { SitesService } from './service.js';
+import { type SitesNeeds, SitesService } from './service.js';
 import { ShareLinksService } from './share-links.js';
 import { SiteSpacesService } from './site-spaces.js';
 import { StructureService } from './structure.js';
@@ -30,7 +29,7 @@ export class SitesArea {
   /** What presenters build URLs from. */
   readonly links: Links;
 
-  constructor(deps: Deps, services: Services) {
+  constructor(deps: Deps, services: SitesNeeds) {
     const addresses = new SiteAddresses(deps.config.publicUrl);
     this.links = { urls: deps.urls, addresses };
     this.access = new SiteAccessor(deps, services);

@@ -11,7 +11,6 @@ import { SHARE_KEY_PARAM, shareKeyOf } from '../../publish/share-keys.js';
 import { presentSpace } from '../spaces/present.js';
 import { sitePermissions } from './access.js';
 import { presentCustomization } from './customization.js';
-import type { PublishedView } from './published-content.js';
 import { SITE_FEATURES, type Site } from './schemas.js';
 import type { ShareLink } from './settings-schemas.js';
 import type {
@@ -40,6 +39,12 @@ export interface SiteView {
   orgRole: MemberRole | null;
   /** Number of site spaces. */
   siteSpaces: number;
+}
+
+/** What a published site shows: the site and its structure (PublishedContentService.get). */
+export interface PublishedView {
+  site: SiteView;
+  ctx: SiteContext;
 }
 
 function siteUrls(row: SitesTable, links: Links) {

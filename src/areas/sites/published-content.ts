@@ -1,14 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
 import { notFound } from '../../errors.js';
 import type { SiteAccessor } from './access.js';
-import type { SiteView } from './present.js';
+import type { PublishedView } from './present.js';
 import type { SitesService } from './service.js';
-import type { SiteContext } from './tree.js';
-
-export interface PublishedView {
-  site: SiteView;
-  ctx: SiteContext;
-}
 
 /**
  * What a published site shows: the site, its structure (site spaces of trashed spaces left

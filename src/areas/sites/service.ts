@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import type { Authorizer } from '../../auth/authorize.js';
 import type { MemberRole } from '../../auth/roles.js';
 import { titleSlug } from '../../content/slugs.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -10,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import { type ApiError, conflict, invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SiteAddresses } from '../../publish/addresses.js';
-import type { Services } from '../../services.js';
+import type { SpacesService } from '../spaces/service.js';
 import type { SiteAccessor } from './access.js';
 import type { SiteView } from './present.js';
 import { isUniqueViolation, MAX_PATH, uniquePath } from './rules.js';
@@ -26,11 +27,17 @@ import { inSiteOrg, loadTree, sectionOf, siteSpaceOf } from './tree.js';
 const DEFAULT_TITLE = 'Untitled site';
 const GAP = 65_536;
 
+/** The services sites call. */
+export interface SitesNeeds {
+  authz: Pick<Authorizer, 'org' | 'scope' | 'spaceRole'>;
+  spaces: Pick<SpacesService, 'findLiveIn'>;
+}
+
 /** Sites: create, list, read, settings, publish, delete. */
 export class SitesService {
   constructor(
     private readonly deps: Deps,
-    private readonly services: Services,
+    private readonly services: SitesNeeds,
     private readonly access: SiteAccessor,
     private readonly addresses: SiteAddresses,
   ) {}
@@ -160,13 +167,7 @@ export class SitesService {
     spaceId: string,
     field: string,
   ): Promise<SpacesTable> {
-    const space = await db
-      .selectFrom('spaces')
-      .selectAll()
-      .where('id', '=', spaceId)
-      .where('org_id', '=', orgId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const space = await this.services.spaces.findLiveIn(db, orgId, spaceId);
     if (!space || !(await this.services.authz.spaceRole(actor, space, orgRole)))
       throw invalidField(field, `"${spaceId}" is not a space of this organization`);
     return space;

@@ -54,6 +54,17 @@ export class SpacesService {
     return this.deps.db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
   }
 
+  /** The space if it is a live one of the organization, without a permission check. */
+  async findLiveIn(db: Db | Tx, orgId: string, spaceId: string): Promise<SpacesTable | undefined> {
+    return db
+      .selectFrom('spaces')
+      .selectAll()
+      .where('id', '=', spaceId)
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
   /** Titles of the spaces, by id (deleted ones included). */
   async titles(spaceIds: string[]): Promise<Map<string, string>> {
     if (spaceIds.length === 0) return new Map();
