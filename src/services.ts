@@ -32,7 +32,10 @@ import { OutboundClient } from './http/outbound.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 import { SearchEngine } from './search/engine.js';
 
-/** Every area's service, built once per server; areas call each other only through these. */
+/**
+ * Every area's service, built once per server: what routes and the app reach. Services do not
+ * receive this bag: each declares the few services it calls (its `...Needs`), wired below.
+ */
 export interface Services {
   authz: Authorizer;
   tokens: TokenService;
@@ -70,8 +73,7 @@ export interface Services {
 const HOUR_MS = 60 * 60 * 1000;
 
 export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
-  const services = {} as Services;
-  const s = services;
+  const s = {} as Services;
   s.authz = new Authorizer(deps);
   s.tokens = new TokenService(deps);
   s.jobs = new JobQueue(deps, queue);
@@ -197,8 +199,8 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     blobs: s.blobs,
     outbound: s.outbound,
   });
-  registerJobs(services);
-  return services;
+  registerJobs(s);
+  return s;
 }
 
 /** Every kind of background job, and the recurring ones. */
