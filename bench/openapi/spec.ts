@@ -120,7 +120,11 @@ export function splitSpec(operations = 500, schemas = 1000, files = 10): SplitSp
                 },
               ]
             : [
-                { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+                {
+                  name: 'limit',
+                  in: 'query',
+                  schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+                },
                 { name: 'starting_after', in: 'query', schema: { type: 'string' } },
               ]),
           { $ref: '#/components/parameters/IdempotencyKey' },
@@ -148,7 +152,11 @@ export function splitSpec(operations = 500, schemas = 1000, files = 10): SplitSp
 
   const entry = {
     openapi: '3.0.3',
-    info: { title: 'Bench Payments API', version: '2026-11-01', description: 'A generated API of real size.' },
+    info: {
+      title: 'Bench Payments API',
+      version: '2026-11-01',
+      description: 'A generated API of real size.',
+    },
     servers: [{ url: 'https://api.example.com' }],
     security: [{ bearerAuth: [] }],
     tags: RESOURCES.map((r) => ({ name: `${r}s`, description: `Everything about ${r.toLowerCase()}s.` })),

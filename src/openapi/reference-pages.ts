@@ -114,7 +114,12 @@ export function referencePages(
     for (const [name, ops] of groups) {
       if (ops.length === 0 || pages.length >= MAX_PAGES) continue;
       const description = declared.get(name);
-      pages.push({ slug: slugFor(name), title: name, ...(description ? { description } : {}), operations: ops });
+      pages.push({
+        slug: slugFor(name),
+        title: name,
+        ...(description ? { description } : {}),
+        operations: ops,
+      });
     }
     if (untagged.length > 0 && pages.length < MAX_PAGES)
       pages.push({ slug: slugFor('Other operations'), title: 'Other operations', operations: untagged });
@@ -122,7 +127,8 @@ export function referencePages(
 
   if (options.models) {
     const names = schemaNames(document).slice(0, MAX_SCHEMAS);
-    if (names.length > 0) pages.push({ slug: slugFor('Models'), title: 'Models', operations: [], schemas: names });
+    if (names.length > 0)
+      pages.push({ slug: slugFor('Models'), title: 'Models', operations: [], schemas: names });
   }
   return pages;
 }
