@@ -13,7 +13,7 @@ import type {
   Tabs,
 } from '../../content/markdown/document-types.js';
 import { headingId } from '../../content/slugs.js';
-import { renderApiPlaceholder } from './api-html.js';
+import { renderApiBlock } from './api-html.js';
 import { renderCode } from './code-html.js';
 import { attr, escapeHtml } from './escape.js';
 import { faIcon } from './fa-icons.js';
@@ -130,7 +130,7 @@ function renderBlock(block: AnyBlock, ctx: RenderContext, depth: number): string
     case 'openapi-webhook':
     case 'swagger':
     case 'integration':
-      return renderApiPlaceholder(block as { type: string; data?: Record<string, unknown> }, ctx);
+      return renderApiBlock(block as { type: string; data?: Record<string, unknown> }, ctx);
     default:
       if ((block as { type?: unknown }).type === 'drawing')
         return renderDrawing(block as { data?: { ref?: unknown } }, ctx);

@@ -159,4 +159,11 @@ export interface DocumentLinks {
   user?(id: string): string | undefined;
   /** A tag of the space by slug, for the tags of changelog updates; without it the slug shows. */
   tag?(slug: string): { label: string } | undefined;
+  /**
+   * The processed OpenAPI document (3.x, bundled: every $ref is local, e.g. `#/components/schemas/X` or `#/x-ext/...`)
+   * an OpenAPI block points at, as parsed JSON. Undefined (or no hook): the block renders a notice.
+   */
+  openapi?(
+    source: { kind: 'openapi'; spec: string } | { kind: 'file'; file: string } | { kind: 'url'; url: string },
+  ): unknown;
 }

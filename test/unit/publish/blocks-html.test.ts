@@ -274,12 +274,12 @@ describe('reusable content', () => {
 });
 
 describe('OpenAPI blocks', () => {
-  it('are placeholder cards naming the operation and the specification', () => {
+  it('are notice cards naming the operation and the specification when the site has no spec', () => {
     const { html } = render(openapiOperation);
     expect(html).toContain(
       '<span class="method-badge method-get">GET</span><code class="api-path">/pets/{id}</code>',
     );
-    expect(html).toContain('From the OpenAPI specification “petstore”, not available on this site yet.');
+    expect(html).toContain('The OpenAPI specification “petstore” is not available.');
     expect(html).toContain('role="note" aria-label="API operation"');
   });
 
@@ -309,7 +309,7 @@ describe('OpenAPI blocks', () => {
       data: { ref: { kind: 'file', file: 'file-cheatsheet' }, path: '/v1/im', method: 'delete' },
     }).html;
     expect(swagger).toContain('method-delete');
-    expect(swagger).toContain('the OpenAPI specification file “cheatsheet.pdf”');
+    expect(swagger).toContain('The OpenAPI specification file “cheatsheet.pdf” is not available.');
   });
 
   it('escape every field and link nothing', () => {

@@ -1,0 +1,30 @@
+import type { RenderContext } from '../render-context.js';
+import { LIMITS } from './read.js';
+import type { SpecReader } from './spec-reader.js';
+
+/**
+ * What drawing one OpenAPI block carries along: the document, the page's render context, and
+ * the budgets that keep a huge or hostile spec from making a huge page.
+ */
+export interface BlockState {
+  reader: SpecReader;
+  ctx: RenderContext;
+  /** Schema-tree rows this block may still draw. */
+  nodes: number;
+  /** Descriptions this block may still read as markdown (the rest are drawn as plain text). */
+  markdown: number;
+  /** Outline level of the block's own heading (1..3); its sections sit one below. */
+  level: number;
+}
+
+/** Markdown conversions per block: a few hundred microseconds each, the rest is plain text. */
+const MARKDOWN_PER_BLOCK = 80;
+
+export function blockState(reader: SpecReader, ctx: RenderContext, level: number): BlockState {
+  return { reader, ctx, nodes: LIMITS.nodes, markdown: MARKDOWN_PER_BLOCK, level };
+}
+
+/** The HTML heading tag `below` levels under the block's heading (`h2` for a level-1 heading). */
+export function headingTag(state: BlockState, below = 0): string {
+  return `h${Math.min(6, state.level + 1 + below)}`;
+}
