@@ -16,6 +16,7 @@ import { importRoutes } from './areas/imports/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
+import { openApiRoutes, publicOpenApiRoutes } from './areas/openapi/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
 import { permissionRoutes } from './areas/permissions/routes.js';
 import { searchRoutes } from './areas/search/routes.js';
@@ -156,6 +157,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   gitRoutes(app);
   importRoutes(app);
   await storageRoutes(app);
+  openApiRoutes(app);
+  publicOpenApiRoutes(app);
   publishedSiteRoutes(app, siteServer);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -31,6 +31,10 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** How often OpenAPI specs with a source URL are fetched and processed again; 0: never. */
+  openapiRefreshMinutes: number;
+  /** How long one fetch of an OpenAPI spec (or of a file it refers to) may take. */
+  openapiFetchTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -194,5 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteRateLimitPerMinute: integer(env, 'QUIRE_SITE_RATE_LIMIT', 6000, 0, 10_000_000),
     trustProxy: trustProxy(env),
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    openapiRefreshMinutes: integer(env, 'QUIRE_OPENAPI_REFRESH_MINUTES', 6 * 60, 0, 366 * 24 * 60),
+    openapiFetchTimeoutMs: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

@@ -14,6 +14,7 @@ import { GitService } from './areas/git/service.js';
 import { ImportsService } from './areas/imports/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
+import { OpenApiService } from './areas/openapi/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
 import { SearchService } from './areas/search/service.js';
@@ -68,6 +69,7 @@ export interface Services {
   git: GitService;
   imports: ImportsService;
   storage: StorageService;
+  openapi: OpenApiService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -80,6 +82,12 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.store = new ContentStore();
   s.blobs = new FileBlobStore(path.join(deps.config.dataDir, 'blobs'));
   s.outbound = new OutboundClient({ allow: deps.config.outboundAllow });
+  s.openapi = new OpenApiService(deps, {
+    authz: s.authz,
+    jobs: s.jobs,
+    blobs: s.blobs,
+    outbound: s.outbound,
+  });
 
   // People and organizations. Members, teams and users are named by the areas built on them;
   // what those areas keep about them is reached back through the small "ties" they declare.
@@ -212,4 +220,5 @@ function registerJobs(services: Services): void {
   services.searchEngine.registerJobs(services.jobs);
   services.git.registerJobs();
   services.imports.registerJobs();
+  services.openapi.registerJobs();
 }

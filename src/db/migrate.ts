@@ -12,6 +12,7 @@ import * as imports from './migrations/0009-imports.js';
 import * as uploads from './migrations/0010-uploads.js';
 import * as searchKeys from './migrations/0011-search-keys.js';
 import * as searchTiers from './migrations/0012-search-tiers.js';
+import * as openapi from './migrations/0013-openapi.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-uploads': uploads,
   '0011-search-keys': searchKeys,
   '0012-search-tiers': searchTiers,
+  '0013-openapi': openapi,
 };
 
 class StaticProvider implements MigrationProvider {

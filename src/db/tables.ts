@@ -531,6 +531,55 @@ export interface StorageUploadsTable {
   completed_at: string | null;
 }
 
+export type OpenApiVisibility = 'private' | 'public';
+export type OpenApiProcessingState = 'pending' | 'progress' | 'complete';
+
+/** An OpenAPI specification (src/areas/openapi). */
+export interface OpenApiSpecsTable {
+  id: string;
+  org_id: string;
+  /** As created; `slug_key` (lower case) is what names it. */
+  slug: string;
+  slug_key: string;
+  /** One of `source_url` and `source_blob` is set: the URL, or the blob holding the text. */
+  source_url: string | null;
+  source_blob: string | null;
+  /** Counts source changes; a processing run that read an older source drops its result. */
+  source_rev: number;
+  visibility: OpenApiVisibility;
+  processing_state: OpenApiProcessingState;
+  /** The newest version, kept when a later run fails. */
+  last_version_id: string | null;
+  last_processed_at: string | null;
+  last_error_code: 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | null;
+  /** JSON array of `{message, code?}`, at most 100; `last_error_count` is the full count. */
+  last_errors: string | null;
+  last_error_count: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A processed content of a spec, stored when it differed from the version before. */
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  spec_id: string;
+  /** 1, 2, 3… per spec: newest highest. */
+  seq: number;
+  /** SHA-256 of the document's canonical JSON: what "the content changed" compares. */
+  hash: string;
+  /** Blob of the bundled document as JSON. */
+  document_blob: string;
+  /** Blob of the entry file exactly as submitted or fetched, and its format. */
+  raw_blob: string;
+  raw_format: 'json' | 'yaml';
+  /** The URL it was fetched from (after redirects), for URL sources. */
+  source_url: string | null;
+  /** How many other files were bundled into the document. */
+  external_documents: number;
+  created_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -570,4 +619,6 @@ export interface Tables {
   git_syncs: GitSyncsTable;
   import_runs: ImportRunsTable;
   storage_uploads: StorageUploadsTable;
+  openapi_specs: OpenApiSpecsTable;
+  openapi_spec_versions: OpenApiSpecVersionsTable;
 }

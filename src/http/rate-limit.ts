@@ -92,6 +92,8 @@ export type RateClass = 'api' | 'site' | 'none';
 const ROUTE_CLASSES = new Map<string, RateClass>([
   ['/healthz', 'none'],
   ['/files/:hash/:name', 'site'],
+  // A public spec is fetched by "try it" consoles on published pages, like the pages' files.
+  ['/openapi/o/:organizationId/:specSlug', 'site'],
   [`${SITES_PREFIX}/:siteId`, 'site'],
   [`${SITES_PREFIX}/:siteId/*`, 'site'],
 ]);

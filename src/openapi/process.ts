@@ -11,6 +11,7 @@ import {
   type SpecFormat,
 } from './document.js';
 import { type BundleLimits, bundleExternalRefs, hasExternalRefs } from './external-refs.js';
+import { brokenLocalRefs } from './local-refs.js';
 import { parseSpecText, SpecParseError } from './parse-text.js';
 
 /**
@@ -180,11 +181,19 @@ export async function processSpec(source: SpecSource, options: EngineOptions): P
   const info = document.info;
   const forValidation =
     info && typeof info === 'object' && !Array.isArray(info) ? { ...document, info: { ...info } } : document;
+  const found: ProcessingIssue[] = [];
   try {
     const result = await validate(forValidation);
-    issues.push(...validationIssues(result.errors ?? []));
+    found.push(...validationIssues(result.errors ?? []));
   } catch (error) {
-    issues.push({ message: `The document could not be validated: ${(error as Error).message}` });
+    found.push({ message: `The document could not be validated: ${(error as Error).message}` });
+  }
+  found.push(...brokenLocalRefs(document));
+  const seen = new Set<string>();
+  for (const issue of found) {
+    const key = `${issue.code}\n${issue.message}`;
+    if (!seen.has(key)) issues.push(issue);
+    seen.add(key);
   }
   checkpoint();
 

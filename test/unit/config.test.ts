@@ -16,6 +16,8 @@ describe('configuration', () => {
       rateLimitPerMinute: 3000,
       siteRateLimitPerMinute: 6000,
       trustProxy: false,
+      openapiRefreshMinutes: 360,
+      openapiFetchTimeoutMs: 30_000,
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
@@ -35,6 +37,8 @@ describe('configuration', () => {
       QUIRE_SITE_RATE_LIMIT: '120',
       QUIRE_TRUST_PROXY: '10.0.0.1, 172.16.0.0/12, fd00::/8, loopback',
       QUIRE_BODY_LIMIT: '2048',
+      QUIRE_OPENAPI_REFRESH_MINUTES: '0',
+      QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '5000',
     });
     expect(config).toEqual({
       port: 9000,
@@ -50,6 +54,8 @@ describe('configuration', () => {
       siteRateLimitPerMinute: 120,
       trustProxy: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8', 'loopback'],
       bodyLimit: 2048,
+      openapiRefreshMinutes: 0,
+      openapiFetchTimeoutMs: 5000,
     });
   });
 
@@ -87,6 +93,8 @@ describe('configuration', () => {
     [{ QUIRE_TRUST_PROXY: '10.0.0.0/33' }, 'QUIRE_TRUST_PROXY'],
     [{ QUIRE_TRUST_PROXY: '99' }, 'QUIRE_TRUST_PROXY'],
     [{ QUIRE_BODY_LIMIT: '10' }, 'QUIRE_BODY_LIMIT'],
+    [{ QUIRE_OPENAPI_REFRESH_MINUTES: 'hourly' }, 'QUIRE_OPENAPI_REFRESH_MINUTES'],
+    [{ QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '10' }, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS'],
   ];
   it.each(bad)('refuses %j, naming the variable', (env, variable) => {
     let error: unknown;
