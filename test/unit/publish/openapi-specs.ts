@@ -190,7 +190,12 @@ export const petstore = {
   },
   components: {
     securitySchemes: {
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from `/login`.' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'A token from `/login`.',
+      },
       basicAuth: { type: 'http', scheme: 'basic' },
       api_key: { type: 'apiKey', name: 'X-API-Key', in: 'header' },
       cookieAuth: { type: 'apiKey', name: 'SESSION', in: 'cookie' },
@@ -214,7 +219,10 @@ export const petstore = {
       },
     },
     headers: {
-      XNext: { description: 'A link to the next page of responses', schema: { type: 'string', format: 'uri' } },
+      XNext: {
+        description: 'A link to the next page of responses',
+        schema: { type: 'string', format: 'uri' },
+      },
     },
     examples: { NoPets: { summary: 'No pets', value: [] } },
     requestBodies: {
@@ -301,7 +309,10 @@ export const petstore = {
       },
       Cat: {
         type: 'object',
-        properties: { petType: { type: 'string' }, huntingSkill: { type: 'string', enum: ['lazy', 'clueless'] } },
+        properties: {
+          petType: { type: 'string' },
+          huntingSkill: { type: 'string', enum: ['lazy', 'clueless'] },
+        },
       },
       Dog: {
         type: 'object',

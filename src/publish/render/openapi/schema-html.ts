@@ -122,11 +122,13 @@ function variantsHtml(
           ? deepHtml()
           : descriptionHtml(field(view.schema, 'description'), state, 'oa-prop-desc') +
             (childrenHtml(view, state, mode, path, depth + 1) || factsHtml(schemaFacts(view.schema)));
-    out +=
-      `<details class="oa-variant"><summary><span class="oa-variant-title">${escapeHtml(title)}</span>` +
-      (title === type ? '' : `<span class="oa-type">${escapeHtml(type)}</span>`) +
-      '</summary>' +
-      `<div class="oa-variant-body">${inner || '<p class="oa-muted">No further details.</p>'}</div></details>`;
+    const summary =
+      `<span class="oa-variant-title">${escapeHtml(title)}</span>` +
+      (title === type ? '' : `<span class="oa-type">${escapeHtml(type)}</span>`);
+    // A branch with nothing more to say than its type is a line, not something to open.
+    out += inner
+      ? `<details class="oa-variant"><summary>${summary}</summary><div class="oa-variant-body">${inner}</div></details>`
+      : `<div class="oa-variant oa-variant-plain">${summary}</div>`;
   }
   return `${out}</div>`;
 }
@@ -233,7 +235,7 @@ function childLabel(view: SchemaView, state: BlockState, mode: SchemaMode): stri
   if (count > 0) return count === 1 ? '1 property' : `${count} properties`;
   const variants = variantsOf(s);
   if (variants) return `${variants.branches.length} options`;
-  return 'properties';
+  return 'additional properties';
 }
 
 export function factsHtml(facts: Fact[]): string {

@@ -145,7 +145,9 @@ export function typeText(reader: SpecReader, view: SchemaView, path: SchemaPath,
   if (variants && depth < 3) {
     const names = variants.branches.slice(0, 5).map((branch) => {
       const v = viewSchema(reader, branch, [...path, view.key]);
-      return v.name ?? typeText(reader, v, [...path, view.key], depth + 1);
+      return (
+        v.name ?? text(field(v.schema, 'title'), 64) ?? typeText(reader, v, [...path, view.key], depth + 1)
+      );
     });
     return names.join(' | ') + (variants.branches.length > 5 ? ' | …' : '');
   }
