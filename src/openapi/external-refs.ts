@@ -108,7 +108,23 @@ export async function bundleExternalRefs(
   const limit = limiter(limits.concurrency);
   let attempted = 0;
   let bundled = 0;
-  let totalBytes = 0;
+  // Files are fetched side by side: each reserves the most it may read (within what is left of
+  // the total), waits when fetches in flight hold the rest, and gives back what it did not use.
+  let usedBytes = 0;
+  let reservedBytes = 0;
+  const waiting: Array<() => void> = [];
+  const reserve = async (): Promise<number> => {
+    for (;;) {
+      const left = limits.maxTotalBytes - usedBytes;
+      if (left <= 0) return 0;
+      const allowance = Math.min(limits.maxDocumentBytes, left - reservedBytes);
+      if (allowance > 0) {
+        reservedBytes += allowance;
+        return allowance;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  };
 
   const refused = (ref: string, reason: string): ResolveResult => {
     issues.push({
@@ -128,31 +144,36 @@ export async function bundleExternalRefs(
       );
     }
     attempted++;
-    const remaining = options.deadline - Date.now();
-    if (remaining <= 0) return refused(url, 'processing ran out of time before this file was fetched');
-    const room = limits.maxTotalBytes - totalBytes;
-    if (room <= 0) {
-      return refused(url, `the files referred to are larger than ${limits.maxTotalBytes} bytes together`);
-    }
-    let body: Buffer;
-    try {
-      const response = await limit(() =>
-        fetcher.fetch(url, {
-          timeoutMs: Math.min(limits.fetchTimeoutMs, remaining),
-          maxBytes: Math.min(limits.maxDocumentBytes, room),
-          headers: { accept: ACCEPT },
-        }),
-      );
-      if (response.status < 200 || response.status > 299) {
-        return refused(url, `the server answered HTTP ${response.status}`);
+    const fetched = await limit(async (): Promise<Buffer | ResolveResult> => {
+      const allowance = await reserve();
+      if (allowance === 0) {
+        return refused(url, `the files referred to are larger than ${limits.maxTotalBytes} bytes together`);
       }
-      body = response.body;
-    } catch (error) {
-      return refused(url, error instanceof Error ? error.message : String(error));
-    }
-    totalBytes += body.length;
+      let used = 0;
+      try {
+        const remaining = options.deadline - Date.now();
+        if (remaining <= 0) return refused(url, 'processing ran out of time before this file was fetched');
+        const response = await fetcher.fetch(url, {
+          timeoutMs: Math.min(limits.fetchTimeoutMs, remaining),
+          maxBytes: allowance,
+          headers: { accept: ACCEPT },
+        });
+        used = response.body.length;
+        if (response.status < 200 || response.status > 299) {
+          return refused(url, `the server answered HTTP ${response.status}`);
+        }
+        return response.body;
+      } catch (error) {
+        return refused(url, error instanceof Error ? error.message : String(error));
+      } finally {
+        reservedBytes -= allowance;
+        usedBytes += used;
+        for (const wake of waiting.splice(0)) wake();
+      }
+    });
+    if (!Buffer.isBuffer(fetched)) return fetched;
     try {
-      const parsed = parseSpecText(body.toString('utf8'), 'the file', limits.maxDocumentBytes);
+      const parsed = parseSpecText(fetched.toString('utf8'), 'the file', limits.maxDocumentBytes);
       bundled++;
       return { ok: true, data: parsed.value, raw: '' };
     } catch (error) {

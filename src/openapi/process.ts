@@ -152,6 +152,39 @@ export async function processSpec(source: SpecSource, options: EngineOptions): P
     );
   }
 
+  try {
+    return await build(document, version, { text, format, origin, deadline, limits, options });
+  } catch (error) {
+    // A hostile or broken document can break a library (a cycle, nesting past the stack):
+    // the run ends with a failure the user sees rather than retrying what will fail again.
+    if (options.signal?.aborted) throw error;
+    const reason =
+      error instanceof RangeError
+        ? 'it is nested too deeply'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return failed('PARSE_ERROR', `The document could not be processed: ${reason}`);
+  }
+}
+
+interface BuildContext {
+  text: string;
+  format: SpecFormat;
+  origin: string | undefined;
+  deadline: number;
+  limits: EngineLimits;
+  options: EngineOptions;
+}
+
+/** Steps 2 to 4 of the comment at the top: bundle, upgrade, validate, and serialize. */
+async function build(
+  parsed: { [key: string]: JsonValue },
+  version: Version,
+  { text, format, origin, deadline, limits, options }: BuildContext,
+): Promise<ProcessOutcome> {
+  let document = parsed;
+  const checkpoint = () => options.signal?.throwIfAborted();
   const issues: ProcessingIssue[] = [];
   let externalDocuments = 0;
   if (hasExternalRefs(document)) {
@@ -167,14 +200,7 @@ export async function processSpec(source: SpecSource, options: EngineOptions): P
   }
 
   if (version === '2.0' || version === '3.0') {
-    try {
-      document = upgrade(document).specification as unknown as { [key: string]: JsonValue };
-    } catch (error) {
-      return failed(
-        'PARSE_ERROR',
-        `The ${version === '2.0' ? 'Swagger 2.0' : 'OpenAPI 3.0'} document cannot be upgraded to OpenAPI 3.1: ${(error as Error).message}`,
-      );
-    }
+    document = upgrade(document).specification as unknown as { [key: string]: JsonValue };
   }
 
   // The validator fills in a missing `info.version`: it gets copies of the nodes it writes to.
