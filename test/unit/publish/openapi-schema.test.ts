@@ -199,6 +199,25 @@ describe('schema trees', () => {
     expect(html).toContain('not shown');
   });
 
+  it('keep a page of huge descriptions and enums to a bounded size', () => {
+    const long = 'word '.repeat(4000);
+    const properties = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [
+        `p${i}`,
+        {
+          type: 'string',
+          description: long,
+          enum: Array.from({ length: 60 }, (_, j) => `${j}${'v'.repeat(400)}`),
+        },
+      ]),
+    );
+    const started = performance.now();
+    const { html } = drawThing(responding({ type: 'object', properties }));
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(html.length).toBeLessThan(2_000_000);
+    expect(html).toContain('<code class="oa-name">p299</code>');
+  });
+
   it('draw enums with many values cut, and values of any type', () => {
     const text = textOf(
       drawThing(

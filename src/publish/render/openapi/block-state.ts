@@ -13,15 +13,21 @@ export interface BlockState {
   nodes: number;
   /** Descriptions this block may still read as markdown (the rest are drawn as plain text). */
   markdown: number;
+  /**
+   * Characters of descriptions and facts this block may still draw: 2,000 rows of 20,000-character
+   * descriptions would be a 40 MB page. Past it rows show their names and types only.
+   */
+  chars: number;
   /** Outline level of the block's own heading (1..3); its sections sit one below. */
   level: number;
 }
 
 /** Markdown conversions per block: a few hundred microseconds each, the rest is plain text. */
 const MARKDOWN_PER_BLOCK = 80;
+const CHARS_PER_BLOCK = 600_000;
 
 export function blockState(reader: SpecReader, ctx: RenderContext, level: number): BlockState {
-  return { reader, ctx, nodes: LIMITS.nodes, markdown: MARKDOWN_PER_BLOCK, level };
+  return { reader, ctx, nodes: LIMITS.nodes, markdown: MARKDOWN_PER_BLOCK, chars: CHARS_PER_BLOCK, level };
 }
 
 /** The HTML heading tag `below` levels under the block's heading (`h2` for a level-1 heading). */

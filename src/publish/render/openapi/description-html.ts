@@ -47,7 +47,8 @@ const MAX_CACHED = 1000;
 
 export function descriptionHtml(value: unknown, state: BlockState, className = 'oa-description'): string {
   const source = text(value, LIMITS.description)?.trim();
-  if (!source) return '';
+  if (!source || state.chars <= 0) return '';
+  state.chars -= source.length;
   let html = '';
   if (MARKDOWN.test(source) && state.markdown > 0) {
     state.markdown -= 1;

@@ -205,8 +205,9 @@ function responsesHtml(op: Operation, state: BlockState): string {
   const rows = responses.map(([status, response], i) => {
     const summaryText = firstLine(response.description);
     const fullDescription = text(response.description, LIMITS.description)?.trim() ?? '';
+    // The summary line says a one-line description already; longer ones are drawn in full inside.
     const description =
-      fullDescription && fullDescription !== summaryText
+      fullDescription.includes('\n') || fullDescription.length > summaryText.length + 40
         ? descriptionHtml(fullDescription, state, 'oa-prop-desc')
         : '';
     const headers = headersHtml(response, state);

@@ -121,7 +121,7 @@ function variantsHtml(
         : depth >= LIMITS.depth
           ? deepHtml()
           : descriptionHtml(field(view.schema, 'description'), state, 'oa-prop-desc') +
-            (childrenHtml(view, state, mode, path, depth + 1) || factsHtml(schemaFacts(view.schema)));
+            (childrenHtml(view, state, mode, path, depth + 1) || factsHtml(schemaFacts(view.schema), state));
     const summary =
       `<span class="oa-variant-title">${escapeHtml(title)}</span>` +
       (title === type ? '' : `<span class="oa-type">${escapeHtml(type)}</span>`);
@@ -177,7 +177,7 @@ export function rowHtml(
   else if (items.broken !== undefined) below = brokenHtml(items.broken);
   else if (hasChildren(items))
     below = depth >= LIMITS.depth ? deepHtml() : childrenDetails(view, state, mode, path, depth);
-  return `<li class="oa-prop">${head}${descriptionHtml(description, state, 'oa-prop-desc')}${factsHtml(facts)}${below}</li>`;
+  return `<li class="oa-prop">${head}${descriptionHtml(description, state, 'oa-prop-desc')}${factsHtml(facts, state)}${below}</li>`;
 }
 
 function example(value: unknown): Fact {
@@ -238,14 +238,16 @@ function childLabel(view: SchemaView, state: BlockState, mode: SchemaMode): stri
   return 'additional properties';
 }
 
-export function factsHtml(facts: Fact[]): string {
-  if (facts.length === 0) return '';
+export function factsHtml(facts: Fact[], state: BlockState): string {
+  if (facts.length === 0 || state.chars <= 0) return '';
   const rows = facts.map((fact) => {
     const values = (fact.values ?? []).map((v) => `<code>${escapeHtml(valueText(v))}</code>`).join(' ');
     const words = fact.words ? `${values ? ' ' : ''}<span>${escapeHtml(fact.words)}</span>` : '';
     return `<div><dt>${escapeHtml(fact.label)}</dt><dd>${values}${words}</dd></div>`;
   });
-  return `<dl class="oa-facts">${rows.join('')}</dl>`;
+  const html = `<dl class="oa-facts">${rows.join('')}</dl>`;
+  state.chars -= html.length;
+  return html;
 }
 
 function moreHtml(count: number, what: string): string {
