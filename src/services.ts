@@ -153,7 +153,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     users: s.users,
   });
   s.links = new LinkIndex({ store: s.store });
-  s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store });
+  s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store, openapi: s.openapi });
   s.merges = new MergeService(deps, {
     changeRequests: s.changeRequests,
     reviews: s.reviews,
@@ -171,7 +171,12 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     outbound: s.outbound,
   });
   s.linkReader = new LinksService(deps, { content: s.content });
-  s.templates = new TemplatesService({ changeRequests: s.changeRequests, contentWrites: s.contentWrites });
+  s.templates = new TemplatesService({
+    authz: s.authz,
+    changeRequests: s.changeRequests,
+    contentWrites: s.contentWrites,
+    openapi: s.openapi,
+  });
   s.comments = new CommentsService(deps, {
     authz: s.authz,
     changeRequests: s.changeRequests,

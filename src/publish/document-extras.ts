@@ -4,9 +4,11 @@ import type { MembersService } from '../areas/members/service.js';
 import type { JsonDocument } from '../content/document-schema.js';
 import type { ContentStore } from '../content/store.js';
 import type { Db } from '../db/database.js';
+import type { PublishedSpec } from './site-data.js';
+import { loadSpecDocuments, type SpecDocumentsNeeds, type SpecRef, specRefOf } from './spec-documents.js';
 
 /** The services a page's extras are read through. */
-export interface DocumentExtrasNeeds {
+export interface DocumentExtrasNeeds extends SpecDocumentsNeeds {
   content: Pick<ContentService, 'reusableDocument'>;
   members: Pick<MembersService, 'namesAmong'>;
   store: Pick<ContentStore, 'readBody'>;
@@ -15,12 +17,14 @@ export interface DocumentExtrasNeeds {
 /**
  * What a page's document names besides pages and files, read before it is drawn (the renderer
  * is synchronous): the reusable contents it includes (and those they include), the names of the
- * people it mentions (members of the space's organization only), the labels of its update tags.
+ * people it mentions (members of the space's organization only), the labels of its update tags,
+ * the OpenAPI documents its API blocks draw (by `specKey`).
  */
 export interface DocumentExtras {
   reusable: Map<string, JsonDocument>;
   users: Map<string, string>;
   tags: Map<string, string>;
+  specs: Map<string, unknown>;
 }
 
 /** Includes inside includes are followed this deep, and this many in all. */
@@ -32,11 +36,14 @@ export async function documentExtras(
   services: DocumentExtrasNeeds,
   open: OpenContent,
   document: JsonDocument,
+  /** The organization's specifications as the site data has them. */
+  specs: Map<string, PublishedSpec>,
 ): Promise<DocumentExtras> {
-  const extras: DocumentExtras = { reusable: new Map(), users: new Map(), tags: new Map() };
+  const extras: DocumentExtras = { reusable: new Map(), users: new Map(), tags: new Map(), specs: new Map() };
   const userIds = new Set<string>();
+  const specRefs: SpecRef[] = [];
   let tagged = false;
-  let pending = [...collect(document, userIds, () => (tagged = true))];
+  let pending = [...collect(document, userIds, specRefs, () => (tagged = true))];
   for (let depth = 0; depth < MAX_DEPTH && pending.length > 0; depth++) {
     const next: string[] = [];
     for (const id of pending) {
@@ -44,7 +51,7 @@ export async function documentExtras(
       const included = await services.content.reusableDocument(open, id, 'render');
       if (!included) continue;
       extras.reusable.set(id, included);
-      next.push(...collect(included, userIds, () => (tagged = true)));
+      next.push(...collect(included, userIds, specRefs, () => (tagged = true)));
     }
     pending = next;
   }
@@ -53,11 +60,12 @@ export async function documentExtras(
     for (const [id, name] of names) extras.users.set(id, name);
   }
   if (tagged) for (const [slug, label] of await tagLabels(db, services, open)) extras.tags.set(slug, label);
+  if (specRefs.length > 0) extras.specs = await loadSpecDocuments(services, open, specs, specRefs);
   return extras;
 }
 
-/** Reusable contents, mentioned users and whether update tags appear, in a document. */
-function collect(document: JsonDocument, users: Set<string>, onTag: () => void): string[] {
+/** Reusable contents, mentioned users, API specifications and whether update tags appear, in a document. */
+function collect(document: JsonDocument, users: Set<string>, specs: SpecRef[], onTag: () => void): string[] {
   const reusable: string[] = [];
   const visit = (value: unknown) => {
     if (Array.isArray(value)) {
@@ -77,6 +85,8 @@ function collect(document: JsonDocument, users: Set<string>, onTag: () => void):
     if (node.type === 'reusable-content' && ref?.reusableContent && !ref.space)
       reusable.push(ref.reusableContent);
     if (node.type === 'mention' && ref?.kind === 'user' && ref.user) users.add(ref.user);
+    const spec = specRefOf(node.type, ref);
+    if (spec) specs.push(spec);
     if (node.type === 'update' && Array.isArray(node.data?.tags) && node.data.tags.length > 0) onTag();
     visit(node.nodes);
     visit(node.fragments);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import type {
+  OpenApiSpecsTable,
   SiteSectionGroupsTable,
   SiteSectionsTable,
   SiteSpacesTable,
@@ -11,6 +12,9 @@ import type {
 
 export type SiteSpaceRow = SiteSpacesTable & { space: SpacesTable };
 
+export type PublishedSpec = Pick<OpenApiSpecsTable, 'slug' | 'last_version_id' | 'visibility'>;
+type SpecRow = PublishedSpec & Pick<OpenApiSpecsTable, 'slug_key'>;
+
 /** A site as its visitors' requests need it: the structure, every row read once. */
 export interface PublishedSite {
   site: SitesTable;
@@ -18,8 +22,14 @@ export interface PublishedSite {
   sections: SiteSectionsTable[];
   siteSpaces: SiteSpaceRow[];
   /**
-   * Digest of everything above: any change to the site's settings, structure or the revisions
-   * its spaces point at gives another fingerprint, which is what page ETags and caches key on.
+   * The organization's OpenAPI specifications, by lower-case slug: their newest version is part
+   * of every page that draws them (API reference blocks, computed reference pages).
+   */
+  specs: Map<string, PublishedSpec>;
+  /**
+   * Digest of everything above: any change to the site's settings, structure, the revisions
+   * its spaces point at or the specifications they draw gives another fingerprint, which is
+   * what page ETags and caches key on.
    */
   fingerprint: string;
 }
@@ -50,10 +60,15 @@ async function readPublishedSite(db: Db, where: SiteWhere): Promise<PublishedSit
   query = 'id' in where ? query.where('id', '=', where.id) : query.where('hostname', '=', where.hostname);
   const site = await query.executeTakeFirst();
   if (!site) return undefined;
-  const [groups, sections, links] = await Promise.all([
+  const [groups, sections, links, specs] = await Promise.all([
     db.selectFrom('site_section_groups').selectAll().where('site_id', '=', site.id).execute(),
     db.selectFrom('site_sections').selectAll().where('site_id', '=', site.id).execute(),
     db.selectFrom('site_spaces').selectAll().where('site_id', '=', site.id).execute(),
+    db
+      .selectFrom('openapi_specs')
+      .select(['slug', 'slug_key', 'last_version_id', 'visibility'])
+      .where('org_id', '=', site.org_id)
+      .execute(),
   ]);
   const spaceIds = [...new Set(links.map((l) => l.space_id))];
   const spaces =
@@ -67,7 +82,7 @@ async function readPublishedSite(db: Db, where: SiteWhere): Promise<PublishedSit
           .where('org_id', '=', site.org_id)
           .where('deleted_at', 'is', null)
           .execute();
-  return assemble(site, groups, sections, links, spaces);
+  return assemble(site, groups, sections, links, spaces, specs);
 }
 
 /**
@@ -88,7 +103,10 @@ async function readPublishedSitePg(db: Db, where: SiteWhere): Promise<PublishedS
       where sp.id in (select space_id from site_spaces where site_id = ${siteId})
         -- A space moved to another organization is no longer published by this one's sites.
         and sp.org_id = (select org_id from sites where ${thisSite})
-        and sp.deleted_at is null`.execute(db);
+        and sp.deleted_at is null
+    union all select 5, json_build_object('slug', o.slug, 'slug_key', o.slug_key,
+        'last_version_id', o.last_version_id, 'visibility', o.visibility)
+      from openapi_specs o where o.org_id = (select org_id from sites where ${thisSite})`.execute(db);
   const site = rows.find((r) => r.k === 0)?.j as SitesTable | undefined;
   if (!site) return undefined;
   const of = <T>(k: number): T[] => rows.filter((r) => r.k === k).map((r) => r.j as T);
@@ -98,6 +116,7 @@ async function readPublishedSitePg(db: Db, where: SiteWhere): Promise<PublishedS
     of<SiteSectionsTable>(2),
     of<SiteSpacesTable>(3),
     of<SpacesTable>(4),
+    of<SpecRow>(5),
   );
 }
 
@@ -107,6 +126,7 @@ function assemble(
   sections: SiteSectionsTable[],
   links: SiteSpacesTable[],
   spaces: SpacesTable[],
+  specRows: SpecRow[],
 ): PublishedSite {
   const spaceById = new Map(spaces.map((s) => [s.id, s]));
   const siteSpaces = links
@@ -115,9 +135,16 @@ function assemble(
     .sort(byPosition);
   groups.sort(byPosition);
   sections.sort(byPosition);
+  specRows.sort((a, b) => (a.slug_key < b.slug_key ? -1 : a.slug_key > b.slug_key ? 1 : 0));
+  const specs = new Map(
+    specRows.map((r) => [
+      r.slug_key,
+      { slug: r.slug, last_version_id: r.last_version_id, visibility: r.visibility },
+    ]),
+  );
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([site, groups, sections, siteSpaces]))
+    .update(JSON.stringify([site, groups, sections, siteSpaces, specRows]))
     .digest('base64url')
     .slice(0, 22);
-  return { site, groups, sections, siteSpaces, fingerprint };
+  return { site, groups, sections, siteSpaces, specs, fingerprint };
 }

@@ -2,6 +2,7 @@ import type { PageIndex } from '../areas/content/page-index.js';
 import type { PageNode } from '../content/tree.js';
 import type { SiteSectionGroupsTable } from '../db/tables.js';
 import type { SiteAddresses } from './addresses.js';
+import { type ComputedReference, referenceHref } from './api-reference.js';
 import type { NavLink, SectionNavItem, TreeItem } from './render/model.js';
 import { defaultSectionOf, type SiteLocation, siteSpaceHref, type VisibleSite } from './site-routing.js';
 
@@ -82,6 +83,10 @@ export function pageTree(
   first: PageNode | undefined,
   /** Whether the visitor may see a page (its adaptive condition); all by default. */
   shows: (page: PageNode) => boolean = () => true,
+  /** Computed pages whose specification is processed, and the reference page being read. */
+  computed: { references: Map<string, ComputedReference>; activeSlug?: string | undefined } = {
+    references: new Map(),
+  },
 ): TreeItem[] {
   const activeBranch = new Set<string>();
   for (let p = active; p; p = p.parent ? index.content.pages.get(p.parent) : undefined)
@@ -89,9 +94,22 @@ export function pageTree(
   const build = (parent: string | null): TreeItem[] =>
     index
       .childrenOf(parent)
-      // Computed pages (OpenAPI references) have nothing to show until their source does.
-      .filter((p) => !p.hidden && p.type !== 'computed' && shows(p))
-      .map((p) => {
+      .filter((p) => !p.hidden && shows(p))
+      .flatMap((p): TreeItem[] => {
+        if (p.type === 'computed') {
+          // A reference stands in its entry's place, its pages side by side as GitBook lists
+          // them; one whose specification is not processed yet has nothing to show.
+          const reference = computed.references.get(p.id);
+          if (!reference) return [];
+          return reference.pages.map((page) => ({
+            kind: 'document',
+            title: page.title,
+            href: referenceHref(spaceRoot, index, reference, page),
+            active: p.id === active?.id && page.slug === computed.activeSlug,
+            open: false,
+            children: [],
+          }));
+        }
         const item: TreeItem = {
           kind: p.type === 'group' ? 'group' : p.type === 'link' ? 'link' : 'document',
           title: p.linkTitle ?? p.title,
@@ -107,7 +125,7 @@ export function pageTree(
           if (target?.type === 'document')
             item.href = `${pageHref(spaceRoot, index, target, first)}#${encodeURIComponent(p.target.anchor)}`;
         }
-        return item;
+        return [item];
       });
   return build(null);
 }

@@ -1,16 +1,31 @@
 import { createHash } from 'node:crypto';
 import type { PageIndex } from '../areas/content/page-index.js';
 import type { ContentService, OpenContent } from '../areas/content/service.js';
+import { publicSpecUrl } from '../areas/openapi/present.js';
 import type { ContentRef } from '../content/document-schema.js';
+import { markdownToDocument } from '../content/markdown/to-document.js';
 import type { PageNode } from '../content/tree.js';
 import type { SpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { safeHref, safeSrc } from '../link-urls.js';
 import { Lru } from '../lru.js';
+import { referencePageMarkdown } from '../openapi/reference-pages.js';
+import { specSlugsIn } from '../search/api-text.js';
 import type { SearchEngine } from '../search/engine.js';
 import { VERSION } from '../version.js';
 import { VisitorView } from './adaptive.js';
 import { SiteAddresses } from './addresses.js';
+import { expandApiBlocks } from './api-markdown.js';
+import {
+  type ComputedReference,
+  computedReferences,
+  computedSource,
+  computedSpecs,
+  locateReference,
+  type ReferenceTarget,
+  referenceHref,
+  referenceNeighbours,
+} from './api-reference.js';
 import { evaluateCondition, parseCondition } from './conditions.js';
 import { type DocumentExtrasNeeds, documentExtras } from './document-extras.js';
 import { SITE_ASSETS } from './render/assets.js';
@@ -38,6 +53,7 @@ import {
   visibleParts,
 } from './site-routing.js';
 import { SiteSearch } from './site-search.js';
+import { loadSpecDocuments, specKey } from './spec-documents.js';
 import { cookieName, decideAccess, parseCookies, presentedBy, TOKEN_PARAM } from './visitor-access.js';
 import type { VisitorClaims } from './visitor-token.js';
 
@@ -166,6 +182,16 @@ export class SiteServer {
       page = open.index.pageAt(location.pagePath);
     }
     const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
+    // A page of an API reference computed from a specification has no stored page of its own.
+    let reference: ReferenceTarget | undefined;
+    if ((!page || page.type === 'computed') && location.pagePath !== '') {
+      const found = locateReference(open.index, await this.referencesOf(published, open), location.pagePath);
+      if (found && view.shows(found.reference.node)) {
+        if (page) return redirect(referenceHref(spaceRoot, open.index, found.reference, found.page));
+        reference = found;
+        page = found.reference.node;
+      }
+    }
     if (page && page.type === 'group') {
       const inside = open.index
         .inOrder()
@@ -176,7 +202,7 @@ export class SiteServer {
     if (page && page.type === 'link' && page.href) return redirect(page.href);
     // A page shown only to some visitors is, to the others, a page that does not exist.
     if (page && !view.shows(page)) page = undefined;
-    if (page?.type !== 'document') {
+    if (!page || (page.type !== 'document' && !reference)) {
       const frame = this.frame(visible, location, open, undefined, noindex, view);
       return {
         status: 404,
@@ -194,6 +220,7 @@ export class SiteServer {
       claimsKey(decision.claims),
       location.siteSpace.id,
       page.id,
+      reference?.page.slug ?? '',
       markdownView ? 'md' : 'html',
     ]);
     // A page drawn for a visitor's claims is theirs alone: no shared cache may keep it, and
@@ -208,7 +235,11 @@ export class SiteServer {
       return { status: 304, headers: cacheHeaders, body: '' };
 
     if (markdownView) {
-      const markdown = (await this.services.content.body(open, page, 'markdown')) as { markdown: string };
+      const title = reference ? reference.page.title : page.title;
+      const description = reference ? undefined : page.description;
+      const markdown = reference
+        ? referencePageMarkdown(reference.reference.spec, reference.page)
+        : ((await this.services.content.body(open, page, 'markdown')) as { markdown: string }).markdown;
       return {
         status: 200,
         headers: {
@@ -216,13 +247,27 @@ export class SiteServer {
           'Content-Type': 'text/markdown; charset=utf-8',
           ...robotsHeader(noindex),
         },
-        body: `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${view.markdown(markdown.markdown, page)}`,
+        body: `# ${title}\n\n${description ? `${description}\n\n` : ''}${await this.withApiBlocks(
+          published,
+          open,
+          view.markdown(markdown, page),
+        )}`,
       };
     }
     let html = this.rendered.get(etag);
     if (html === undefined) {
       html = Buffer.from(
-        await this.renderDocumentPage(visible, location, open, page, spaceRoot, first, noindex, view),
+        await this.renderDocumentPage(
+          visible,
+          location,
+          open,
+          page,
+          reference,
+          spaceRoot,
+          first,
+          noindex,
+          view,
+        ),
         'utf8',
       );
       this.rendered.set(etag, html);
@@ -255,16 +300,25 @@ export class SiteServer {
     location: SiteLocation,
     open: OpenContent,
     page: PageNode,
+    reference: ReferenceTarget | undefined,
     spaceRoot: string,
     first: PageNode | undefined,
     noindex: boolean,
     view: VisitorView,
   ): Promise<string> {
-    const { document } = (await this.services.content.body(open, page, 'document', 'render')) as {
-      document: PageContent['document'];
-    };
-    const extras = await documentExtras(this.deps.db, this.services, open, document);
-    const href = pageHref(spaceRoot, open.index, page, first);
+    const document = reference
+      ? (markdownToDocument(referencePageMarkdown(reference.reference.spec, reference.page), {
+          profile: 'render',
+        }) as PageContent['document'])
+      : (
+          (await this.services.content.body(open, page, 'document', 'render')) as {
+            document: PageContent['document'];
+          }
+        ).document;
+    const extras = await documentExtras(this.deps.db, this.services, open, document, visible.published.specs);
+    const href = reference
+      ? referenceHref(spaceRoot, open.index, reference.reference, reference.page)
+      : pageHref(spaceRoot, open.index, page, first);
     const base = this.documentLinks(open, spaceRoot, first);
     const links: DocumentLinks = {
       ...base,
@@ -281,20 +335,81 @@ export class SiteServer {
         const label = extras.tags.get(slug);
         return label === undefined ? undefined : { label };
       },
+      openapi: (source) => extras.specs.get(specKey(source)),
     };
     const content: PageContent = {
-      title: page.title,
-      description: page.description,
-      emoji: page.emoji,
-      cover: coverOf(page, base),
+      title: reference ? reference.page.title : page.title,
+      description: reference ? undefined : page.description,
+      emoji: reference ? undefined : page.emoji,
+      cover: reference ? undefined : coverOf(page, base),
       href,
       markdownHref: `${href === spaceRoot ? `${spaceRoot.replace(/\/?$/, '/')}index` : href}.md`,
       breadcrumbs: breadcrumbs(open.index, spaceRoot, page, first),
       document,
       links,
-      ...neighbours(open.index, spaceRoot, page, first, (p) => view.shows(p)),
+      ...(reference
+        ? referenceNeighbours(spaceRoot, open.index, reference)
+        : neighbours(open.index, spaceRoot, page, first, (p) => view.shows(p))),
     };
-    return renderPage(this.frame(visible, location, open, page, noindex, view), content);
+    const computed = {
+      references: await this.referencesOf(visible.published, open),
+      activeSlug: reference?.page.slug,
+    };
+    return renderPage(this.frame(visible, location, open, page, noindex, view, computed), content);
+  }
+
+  /**
+   * Where a link to a specification leads: the reference this space computes from it, else the
+   * public copy of the specification; nothing while it is private and has no reference here.
+   */
+  private specHref(
+    published: PublishedSite,
+    open: OpenContent,
+    spaceRoot: string,
+    slug: string,
+  ): string | undefined {
+    const spec = published.specs.get(slug.toLowerCase());
+    if (!spec) return undefined;
+    if (spec.last_version_id)
+      for (const page of open.index.inOrder())
+        if (computedSource(page)?.spec.toLowerCase() === slug.toLowerCase())
+          return pageHref(spaceRoot, open.index, page, undefined);
+    return spec.visibility === 'public'
+      ? publicSpecUrl(this.deps.urls, { org_id: published.site.org_id, slug: spec.slug })
+      : undefined;
+  }
+
+  /** Markdown with its API blocks written out from the specifications they draw. */
+  private async withApiBlocks(
+    published: PublishedSite,
+    open: OpenContent,
+    markdown: string,
+  ): Promise<string> {
+    const slugs = specSlugsIn(markdown);
+    if (slugs.length === 0) return markdown;
+    const documents = await loadSpecDocuments(
+      this.services,
+      open,
+      published.specs,
+      slugs.map((spec) => ({ kind: 'openapi', spec })),
+    );
+    return expandApiBlocks(markdown, (spec) => documents.get(specKey({ kind: 'openapi', spec })));
+  }
+
+  /** The API references of a space's computed pages, from the specifications' newest versions. */
+  private async referencesOf(
+    published: PublishedSite,
+    open: OpenContent,
+  ): Promise<Map<string, ComputedReference>> {
+    const specs = computedSpecs(open.index);
+    if (specs.size === 0) return new Map();
+    const documents = await loadSpecDocuments(
+      this.services,
+      open,
+      published.specs,
+      [...specs].map((spec) => ({ kind: 'openapi', spec })),
+    );
+    return computedReferences(open.index, (spec) => documents.get(specKey({ kind: 'openapi', spec })));
   }
 
   private frame(
@@ -304,6 +419,7 @@ export class SiteServer {
     page: PageNode | undefined,
     noindex: boolean,
     view: VisitorView,
+    computed?: Parameters<typeof pageTree>[5],
   ): SiteFrame {
     const { published } = visible;
     const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
@@ -312,6 +428,7 @@ export class SiteServer {
     const hrefOf = (ref: ContentRef): string | undefined => {
       if (ref.kind === 'url') return safeHref(ref.url);
       if (ref.kind === 'page' && (!ref.space || ref.space === open.space.id)) return links.page(ref.page);
+      if (ref.kind === 'openapi') return this.specHref(published, open, spaceRoot, ref.spec);
       return undefined;
     };
     const customization = mergedCustomization(published.site.customization, location.siteSpace.customization);
@@ -321,7 +438,7 @@ export class SiteServer {
       look: lookOf(customization, hrefOf),
       sections: sectionNav(this.addresses, visible, location),
       variants: variantNav(this.addresses, visible, location),
-      tree: pageTree(open.index, spaceRoot, page, first, (p) => view.shows(p)),
+      tree: pageTree(open.index, spaceRoot, page, first, (p) => view.shows(p), computed),
       searchHref: this.addresses.at(published.site, '~search'),
       assetsHref: this.addresses.at(published.site, '~assets'),
       noindex,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { OpenApiService } from '../areas/openapi/service.js';
 import type { ContentStore } from '../content/store.js';
 import type { Tx } from '../db/database.js';
 import { decodeCursor, encodeCursor } from '../db/keyset.js';
@@ -83,6 +84,7 @@ export class SearchEngine {
     private readonly services: {
       jobs: JobQueue;
       store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'>;
+      openapi: Pick<OpenApiService, 'latestDocument'>;
     },
   ) {
     this.index =

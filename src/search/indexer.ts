@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { PageIndex } from '../areas/content/page-index.js';
+import type { OpenApiService } from '../areas/openapi/service.js';
 import { revisionTreeHash } from '../content/revisions.js';
 import type { ContentStore, Snapshot } from '../content/store.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { ANALYZER_VERSION } from './analyzer.js';
+import { apiBlockText, specSlugsIn } from './api-text.js';
 import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
 import { splitSections } from './sections.js';
 
@@ -42,7 +44,11 @@ const OPTIMIZE_AFTER_PAGES = 1000;
 export class SearchIndexer {
   constructor(
     private readonly deps: Deps,
-    private readonly services: { store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'> },
+    private readonly services: {
+      store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'>;
+      /** The words of API reference blocks come from the organization's specifications. */
+      openapi: Pick<OpenApiService, 'latestDocument'>;
+    },
     private readonly index: SearchIndex,
   ) {}
 
@@ -60,7 +66,7 @@ export class SearchIndexer {
     const { db } = this.deps;
     const space = await db
       .selectFrom('spaces')
-      .select(['id', 'revision_id', 'language'])
+      .select(['id', 'org_id', 'revision_id', 'language'])
       .where('id', '=', spaceId)
       .executeTakeFirst();
     const state = await db
@@ -99,7 +105,7 @@ export class SearchIndexer {
     const changed = previous
       ? (await store.diff(db, previous, next)).pages
       : new Set(next.content.pages.keys());
-    const { pages, places } = await this.prepare(next, previous?.content, changed);
+    const { pages, places } = await this.prepare(space.org_id, next, previous?.content, changed);
     const language = space.language ?? null;
     const outcome = await this.write(spaceId, state?.revision_id ?? null, async (tx) => {
       if (!previous) await this.index.dropSpace(tx, spaceId);
@@ -143,8 +149,20 @@ export class SearchIndexer {
     });
   }
 
+  /** The processed specifications the pages draw, by lower-case slug. */
+  private async specDocuments(orgId: string, markdowns: string[]): Promise<Map<string, unknown>> {
+    const slugs = new Set(markdowns.flatMap(specSlugsIn));
+    const documents = new Map<string, unknown>();
+    for (const slug of slugs) {
+      const document = await this.services.openapi.latestDocument(orgId, slug);
+      if (document) documents.set(slug, document);
+    }
+    return documents;
+  }
+
   /** The changed document pages read and cut into sections; new places of pages below moved ones. */
   private async prepare(
+    orgId: string,
     next: Snapshot,
     previous: RevisionContent | undefined,
     changed: Set<string>,
@@ -158,9 +176,13 @@ export class SearchIndexer {
       this.deps.db,
       documents.flatMap((page) => (page.body ? [page.body] : [])),
     );
+    const markdownOf = (page: PageNode) => (page.body ? (bodies.get(page.body) ?? '') : '');
+    const apiText = apiBlockText(await this.specDocuments(orgId, documents.map(markdownOf)));
     const pages = documents.map((page): IndexedPage => {
-      const markdown = page.body ? (bodies.get(page.body) ?? '') : '';
-      const sections = splitSections(markdown).map((section, position) => ({ ...section, position }));
+      const sections = splitSections(markdownOf(page), apiText).map((section, position) => ({
+        ...section,
+        position,
+      }));
       if (page.description) {
         const intro = sections[0]!;
         intro.text = intro.text ? `${page.description} ${intro.text}` : page.description;

@@ -70,7 +70,19 @@ const CONTAINERS = new Set([
   'prompt',
 ]);
 
-export function splitSections(markdown: string): Section[] {
+/**
+ * What an API block (`openapi-operation`, `openapi-webhook`, `openapi-schemas`) says, read from
+ * its specification: its words, and the title and anchor of the heading the page draws for it
+ * (none: the words belong to the section they are in).
+ */
+export type ApiBlockText = (
+  type: string,
+  data: Record<string, unknown>,
+) => { text: string; heading?: { title: string; preferredId: string } } | undefined;
+
+const API_BLOCKS = new Set(['openapi-operation', 'openapi-webhook', 'openapi-schemas']);
+
+export function splitSections(markdown: string, apiText?: ApiBlockText): Section[] {
   let document: { nodes?: Node[] };
   try {
     // What the site shows: text of markup it cannot read, never the markup.
@@ -94,6 +106,15 @@ export function splitSections(markdown: string): Section[] {
       if (HEADINGS.has(block.type ?? '')) {
         const title = textOf(block).replace(/\s+/g, ' ').trim();
         sections.push({ anchor: anchors.next(block.data?.id, title), heading: title, parts: [] });
+      } else if (API_BLOCKS.has(block.type ?? '') && apiText) {
+        const api = apiText(block.type!, block.data ?? {});
+        if (api?.heading)
+          sections.push({
+            anchor: anchors.next(api.heading.preferredId, api.heading.title),
+            heading: api.heading.title,
+            parts: [],
+          });
+        if (api) add(api.text);
       } else if (block.type === 'expandable') {
         const [title, body] = block.fragments ?? [];
         add(textOf(title));

@@ -269,6 +269,7 @@ export function templateRoutes(app: App): void {
         request.actor,
         request.params.spaceId,
         request.body.id,
+        request.body.params,
         request.body.changeRequestId,
       );
       return reply
