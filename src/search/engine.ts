@@ -109,6 +109,20 @@ export class SearchEngine {
     await this.jobs.enqueue('search.index', { spaceId }, { tx });
   }
 
+  /**
+   * A specification of the organization changed: pages that draw its operations hold other
+   * words now. Nothing records which pages draw which spec, so every space of the
+   * organization is indexed again (specs change seldom; a page's own edits stay incremental).
+   */
+  async specChanged(tx: Tx, orgId: string): Promise<void> {
+    await tx
+      .updateTable('search_spaces')
+      .set({ version: -1 })
+      .where('space_id', 'in', (eb) => eb.selectFrom('spaces').select('id').where('org_id', '=', orgId))
+      .execute();
+    await this.jobs.enqueue('search.reconcile', {}, { tx });
+  }
+
   /** At start-up: catch up with whatever changed while no worker ran. */
   async started(): Promise<void> {
     await this.jobs.enqueue('search.reconcile', {});

@@ -32,6 +32,13 @@ export interface ProcessingNeeds {
   jobs: Pick<JobQueue, 'enqueue' | 'register' | 'schedule'>;
   blobs: Pick<BlobStore, 'get' | 'put'>;
   outbound: Pick<OutboundClient, 'fetch'>;
+  ties: OpenApiTies;
+}
+
+/** What other areas keep of specs' content and are told when it changes. */
+export interface OpenApiTies {
+  /** A spec of the organization got a new version or went: what was read from it is stale. */
+  specChanged(tx: Tx, orgId: string): Promise<void>;
 }
 
 export class SpecProcessor {
@@ -169,6 +176,7 @@ export class SpecProcessor {
             created_at: now,
           })
           .execute();
+        await this.services.ties.specChanged(tx, spec.org_id);
       }
       await tx
         .updateTable('openapi_specs')

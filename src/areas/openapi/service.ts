@@ -14,7 +14,7 @@ import type { OpenApiDocumentJson, SpecFormat } from '../../openapi/document.js'
 import { isUniqueViolation } from '../sites/rules.js';
 import { SpecDocuments, type SpecSourceInput } from './documents.js';
 import type { SpecView } from './present.js';
-import { SpecProcessor } from './processing.js';
+import { type OpenApiTies, SpecProcessor } from './processing.js';
 import { type CreateSpecBody, type OpenApiSpecSource, SLUG, SLUG_MAX, SLUG_PATTERN } from './schemas.js';
 
 /** The services the OpenAPI area calls. */
@@ -23,6 +23,7 @@ export interface OpenApiNeeds {
   jobs: Pick<JobQueue, 'enqueue' | 'register' | 'schedule'>;
   blobs: Pick<BlobStore, 'get' | 'put'>;
   outbound: Pick<OutboundClient, 'fetch'>;
+  ties: OpenApiTies;
 }
 
 type Source = { url: string; blob: null } | { url: null; blob: string };
@@ -325,6 +326,7 @@ export class OpenApiService {
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('openapi_spec_versions').where('spec_id', '=', row.id).execute();
       await tx.deleteFrom('openapi_specs').where('id', '=', row.id).execute();
+      if (row.last_version_id) await this.services.ties.specChanged(tx, orgId);
     });
   }
 
