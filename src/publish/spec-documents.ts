@@ -1,5 +1,6 @@
 import type { OpenContent } from '../areas/content/service.js';
 import type { BlobStore } from '../content/blob-store.js';
+import { type SpecSource, specSource } from './render/openapi/index.js';
 import type { PublishedSpec } from './site-data.js';
 
 /**
@@ -10,10 +11,8 @@ import type { PublishedSpec } from './site-data.js';
  * processing service.
  */
 
-export type SpecRef =
-  | { kind: 'openapi'; spec: string }
-  | { kind: 'file'; file: string }
-  | { kind: 'url'; url: string };
+/** How a block names its specification (the renderer's hook takes the same). */
+export type SpecRef = SpecSource;
 
 /** What loading a page's documents calls: the processing service's read side, and the blobs. */
 export interface SpecDocumentsNeeds {
@@ -42,19 +41,15 @@ export function specKey(ref: SpecRef): string {
       : `url:${ref.url}`;
 }
 
+const API_BLOCKS = new Set(['openapi-operation', 'openapi-schemas', 'openapi-webhook', 'swagger']);
+
 /** The specification an OpenAPI block's `data.ref` names, if it is one. */
 export function specRefOf(type: string | undefined, ref: unknown): SpecRef | undefined {
-  if (!ref || typeof ref !== 'object') return undefined;
-  const r = ref as { kind?: unknown; spec?: unknown; file?: unknown; url?: unknown };
-  if (type === 'openapi-operation' || type === 'openapi-schemas' || type === 'openapi-webhook')
-    return r.kind === 'openapi' && typeof r.spec === 'string' && r.spec
-      ? { kind: 'openapi', spec: r.spec }
-      : undefined;
-  if (type !== 'swagger') return undefined;
-  if (r.kind === 'file' && typeof r.file === 'string') return { kind: 'file', file: r.file };
-  if (r.kind === 'url' && typeof r.url === 'string' && /^https?:\/\//i.test(r.url))
-    return { kind: 'url', url: r.url };
-  return undefined;
+  if (!API_BLOCKS.has(type ?? '')) return undefined;
+  const source = specSource(ref);
+  // Only the legacy block names a file or a URL; a URL is fetched only over http(s).
+  if (!source || (type === 'swagger') === (source.kind === 'openapi')) return undefined;
+  return source.kind === 'url' && !/^https?:\/\//i.test(source.url) ? undefined : source;
 }
 
 export async function loadSpecDocuments(
