@@ -58,7 +58,7 @@ export function descriptionHtml(value: unknown, state: BlockState, className = '
 }
 
 /** Escaped paragraphs: blank lines part them, single line ends stay line ends. */
-export function plainHtml(source: string): string {
+function plainHtml(source: string): string {
   return source
     .split(/\r?\n[ \t]*\r?\n/)
     .map((part) => part.trim())

@@ -112,7 +112,7 @@ function securityOf(reader: SpecReader, operation: JsonObject): Operation['secur
 }
 
 /** The first server's URL with `{variables}` replaced by their defaults, without a trailing `/`. */
-export function serverUrl(servers: unknown): string {
+function serverUrl(servers: unknown): string {
   const server = items(servers, 1)[0];
   const url = text(field(server, 'url'), 2048);
   if (url === undefined) return '';

@@ -40,20 +40,6 @@ export function entries(value: unknown, max: number): Array<[string, unknown]> {
   return out;
 }
 
-/** Whether an object has more own keys than `max`, without listing them all. */
-export function countKeys(value: unknown, max: number): number {
-  let n = 0;
-  if (!isObject(value)) return 0;
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && ++n >= max) break;
-  }
-  return n;
-}
-
-export function isTrue(value: unknown): boolean {
-  return value === true;
-}
-
 /** Limits shared by the renderer, the markdown view and the search text. */
 export const LIMITS = {
   /** Names: properties, parameters, schemas, media types, headers. */
