@@ -561,11 +561,17 @@ export class SiteServer {
   private async sitemap(visible: VisibleSite): Promise<SiteResponse> {
     if (visible.published.site.visibility !== 'public') return this.status(404, 'This site has no sitemap.');
     const urls: string[] = [];
-    for (const { open, href } of await this.contentsOf(visible)) {
+    for (const { siteSpace, open, href } of await this.contentsOf(visible)) {
+      const references = await this.referencesOf(visible.published, open);
+      const root = siteSpaceHref(this.addresses, visible.published, siteSpace);
       // The sitemap is the same for every visitor: pages shown only to some are left out.
-      for (const page of open.index.inOrder())
-        if (page.type === 'document' && !page.hidden && !page.noIndex && !hasCondition(open, page))
-          urls.push(href(page.id));
+      for (const page of open.index.inOrder()) {
+        if (page.hidden || page.noIndex || hasCondition(open, page)) continue;
+        if (page.type === 'document') urls.push(href(page.id));
+        const reference = page.type === 'computed' ? references.get(page.id) : undefined;
+        for (const item of reference?.pages ?? [])
+          urls.push(referenceHref(root, open.index, reference!, item));
+      }
     }
     return {
       status: 200,

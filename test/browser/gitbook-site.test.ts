@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SiteVisibility } from '@gitbook/api';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/browser/chromium.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
-import { importCorpus } from '../helpers/gitbook-corpus.js';
+import { CORPUS, importCorpus } from '../helpers/gitbook-corpus.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { publishedSite } from '../helpers/sites.js';
 
@@ -30,6 +30,14 @@ beforeAll(async () => {
   git = await startGitServer();
   owner = await createUser(server);
   const orgId = await createOrg(owner, 'Browser corpus');
+  // The developer portal's API blocks draw the spec kept in its own repository.
+  await owner.api.orgs.createOpenApiSpec(orgId, {
+    slug: 'lumen-api',
+    source: {
+      text: readFileSync(path.join(CORPUS, 'developers/docs/.gitbook/assets/lumen-openapi.yaml'), 'utf8'),
+    },
+  });
+  await server.app.quire.services.jobs.runDue();
   for (const repository of ['handbook', 'developers'] as const) {
     const { spaceId } = await importCorpus(server, git, owner, orgId, repository);
     const site = await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, repository);
@@ -117,7 +125,7 @@ describe('GitBook content in the browser', () => {
         for (const problem of found) problems.push(`${url}: ${problem}`);
       }
     }
-    expect(visited).toBeGreaterThan(40);
+    expect(visited).toBeGreaterThan(45);
     expect(problems).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -151,5 +159,43 @@ describe('GitBook content in the browser', () => {
       await snapshot(page, `corpus-dashboards-${scheme}.png`);
       await context.close();
     }
+  });
+
+  it('draws API references readable without script, in both themes', async () => {
+    const colors: Record<string, string> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        colorScheme: scheme,
+        javaScriptEnabled: false,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const developers = roots[1]!;
+      await page.goto(`${developers}api/payments`, { waitUntil: 'load' });
+      const operations = page.locator('main .oa-operation');
+      expect(await operations.count()).toBe(3);
+      expect(await operations.first().isVisible()).toBe(true);
+      expect(await page.locator('main').textContent()).toContain('Create a payment');
+      // What is folded opens by itself: <details>, no script.
+      // A handle, not a locator: once open, the element no longer matches `:not([open])`.
+      const folded = (await page
+        .locator('main .oa-operation details:not([open]):visible')
+        .first()
+        .elementHandle())!;
+      await (await folded.$('summary'))!.click();
+      expect(await folded.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
+      colors[scheme] = await operations
+        .first()
+        .evaluate(
+          (element) => `${getComputedStyle(element).color} ${getComputedStyle(element).backgroundColor}`,
+        );
+      await snapshot(page, `corpus-api-payments-${scheme}.png`);
+      // A reference page computed from SUMMARY.md.
+      await page.goto(`${developers}reference/lumen-api/refunds`, { waitUntil: 'load' });
+      expect(await page.locator('main .oa-operation').count()).toBeGreaterThan(0);
+      await context.close();
+    }
+    expect(colors.light).not.toBe(colors.dark);
   });
 });
