@@ -63,6 +63,7 @@ async function startQuire(databaseUrl: string | null) {
       QUIRE_PUBLIC_URL: url,
       QUIRE_ADMIN_TOKEN: TOKEN,
       QUIRE_RATE_LIMIT: '0',
+      QUIRE_SITE_RATE_LIMIT: '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     },
   );
