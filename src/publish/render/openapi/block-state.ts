@@ -20,6 +20,12 @@ export interface BlockState {
   chars: number;
   /** Outline level of the block's own heading (1..3); its sections sit one below. */
   level: number;
+  /**
+   * Named schemas whose properties this block has drawn: met again, they are named, not drawn
+   * again. A spec whose schemas refer to one another would otherwise repeat the same trees
+   * (hundreds of KB for one operation of a large spec).
+   */
+  drawn: Set<unknown>;
 }
 
 /** Markdown conversions per block: a few hundred microseconds each, the rest is plain text. */
@@ -27,7 +33,15 @@ const MARKDOWN_PER_BLOCK = 80;
 const CHARS_PER_BLOCK = 600_000;
 
 export function blockState(reader: SpecReader, ctx: RenderContext, level: number): BlockState {
-  return { reader, ctx, nodes: LIMITS.nodes, markdown: MARKDOWN_PER_BLOCK, chars: CHARS_PER_BLOCK, level };
+  return {
+    reader,
+    ctx,
+    nodes: LIMITS.nodes,
+    markdown: MARKDOWN_PER_BLOCK,
+    chars: CHARS_PER_BLOCK,
+    level,
+    drawn: new Set(),
+  };
 }
 
 /** The HTML heading tag `below` levels under the block's heading (`h2` for a level-1 heading). */

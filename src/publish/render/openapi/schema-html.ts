@@ -43,6 +43,8 @@ export function schemaTreeHtml(
   const view = viewSchema(state.reader, schema, path);
   if (view.circular !== undefined) return circularHtml(view.circular);
   if (view.broken !== undefined) return brokenHtml(view.broken);
+  // Drawn in full at the top of a body, and named wherever it comes again below.
+  if (view.name !== undefined) state.drawn.add(view.key);
   const body = childrenHtml(view, state, mode, path, depth);
   if (body) return body;
   // A schema with nothing below it (a plain string, a number): its type and facts in one row.
@@ -175,8 +177,13 @@ export function rowHtml(
   let below = '';
   if (items.circular !== undefined) below = circularHtml(items.circular);
   else if (items.broken !== undefined) below = brokenHtml(items.broken);
-  else if (hasChildren(items))
-    below = depth >= LIMITS.depth ? deepHtml() : childrenDetails(view, state, mode, path, depth);
+  else if (hasChildren(items) && items.name !== undefined && state.drawn.has(items.key))
+    below = sameHtml(items.name);
+  else if (hasChildren(items) && depth >= LIMITS.depth) below = deepHtml();
+  else if (hasChildren(items)) {
+    if (items.name !== undefined) state.drawn.add(items.key);
+    below = childrenDetails(view, state, mode, path, depth);
+  }
   return `<li class="oa-prop">${head}${descriptionHtml(description, state, 'oa-prop-desc')}${factsHtml(facts, state)}${below}</li>`;
 }
 
@@ -260,6 +267,10 @@ function circularHtml(name: string): string {
 
 function brokenHtml(name: string): string {
   return `<p class="oa-broken">Refers to <code>${escapeHtml(name)}</code>, which is not in the specification.</p>`;
+}
+
+function sameHtml(name: string): string {
+  return `<p class="oa-more">Properties of <code>${escapeHtml(name)}</code> as shown above.</p>`;
 }
 
 function deepHtml(): string {
