@@ -1,9 +1,5 @@
 import { headingId } from '../content/slugs.js';
-import {
-  operationSearchText,
-  schemasSearchText,
-  webhookSearchText,
-} from '../publish/render/openapi/index.js';
+import { operationSearchText, schemasSearchText, webhookSearchText } from '../openapi/read/search-text.js';
 import type { ApiBlockText } from './sections.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { findOperation } from '../../../src/openapi/read/operation.js';
+import { readerFor, SpecReader } from '../../../src/openapi/read/spec-reader.js';
 import { curlCommand, quote } from '../../../src/publish/render/openapi/curl.js';
 import { exampleFromSchema } from '../../../src/publish/render/openapi/example.js';
 import { jsonText } from '../../../src/publish/render/openapi/json-text.js';
-import { findOperation } from '../../../src/publish/render/openapi/operation.js';
-import { readerFor, SpecReader } from '../../../src/publish/render/openapi/spec-reader.js';
 import { petstore } from './openapi-specs.js';
 
 describe('SpecReader', () => {

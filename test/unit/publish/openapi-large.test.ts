@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { operationMarkdown, operationSearchText } from '../../../src/publish/render/openapi/index.js';
+import { operationSearchText } from '../../../src/openapi/read/search-text.js';
+import { operationMarkdown } from '../../../src/publish/render/openapi/index.js';
 import { draw, operation } from './openapi-render.js';
 
 /**

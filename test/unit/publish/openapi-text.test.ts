@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  operationMarkdown,
   operationSearchText,
-  schemasMarkdown,
   schemasSearchText,
-  webhookMarkdown,
   webhookSearchText,
+} from '../../../src/openapi/read/search-text.js';
+import {
+  operationMarkdown,
+  schemasMarkdown,
+  webhookMarkdown,
 } from '../../../src/publish/render/openapi/index.js';
 import { events, petstore } from './openapi-specs.js';
 

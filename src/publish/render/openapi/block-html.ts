@@ -1,14 +1,14 @@
+import { findOperation, findWebhook } from '../../../openapi/read/operation.js';
+import { isObject, items, LIMITS } from '../../../openapi/read/read.js';
+import { readerFor } from '../../../openapi/read/spec-reader.js';
 import { escapeHtml } from '../escape.js';
 import { ask } from '../refs.js';
 import type { RenderContext } from '../render-context.js';
 import { blockState } from './block-state.js';
 import { apiCard, methodBadge, specWords } from './card-html.js';
-import { findOperation, findWebhook } from './operation.js';
 import { operationHtml } from './operation-html.js';
 import { blockLevel } from './outline.js';
-import { isObject, items, LIMITS } from './read.js';
 import { schemasHtml } from './schemas-html.js';
-import { readerFor } from './spec-reader.js';
 
 /**
  * The OpenAPI blocks of a page (`openapi-operation`, `openapi-webhook`, `openapi-schemas`,

@@ -1,6 +1,6 @@
+import { LIMITS } from '../../../openapi/read/read.js';
+import type { SpecReader } from '../../../openapi/read/spec-reader.js';
 import type { RenderContext } from '../render-context.js';
-import { LIMITS } from './read.js';
-import type { SpecReader } from './spec-reader.js';
 
 /**
  * What drawing one OpenAPI block carries along: the document, the page's render context, and

@@ -1,8 +1,14 @@
+import {
+  mediaTypesOf,
+  type Operation,
+  preferredMedia,
+  requestBodyOf,
+  securityScheme,
+} from '../../../openapi/read/operation.js';
+import { entries, field, isObject, text } from '../../../openapi/read/read.js';
+import type { SpecReader } from '../../../openapi/read/spec-reader.js';
 import { exampleFromSchema, explicitExample, mediaExample } from './example.js';
 import { jsonText } from './json-text.js';
-import { mediaTypesOf, type Operation, preferredMedia, requestBodyOf, securityScheme } from './operation.js';
-import { entries, field, isObject, text } from './read.js';
-import type { SpecReader } from './spec-reader.js';
 
 /**
  * A curl command for an operation: its method and URL (path parameters left as `{name}`

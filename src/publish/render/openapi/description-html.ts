@@ -1,8 +1,8 @@
 import type { JsonDocument } from '../../../content/document-schema.js';
 import { markdownToDocument } from '../../../content/markdown/index.js';
+import { LIMITS, text } from '../../../openapi/read/read.js';
 import { escapeHtml } from '../escape.js';
 import type { BlockState } from './block-state.js';
-import { LIMITS, text } from './read.js';
 
 /**
  * Descriptions in a spec are CommonMark. They go through the same path as page markdown (the

@@ -1,4 +1,4 @@
-import { entries, field, isObject, items, type JsonObject } from './read.js';
+import { entries, field, isObject, items, type JsonObject } from '../../../openapi/read/read.js';
 import {
   hiddenIn,
   type SchemaMode,
@@ -6,8 +6,8 @@ import {
   schemaTypes,
   variantsOf,
   viewSchema,
-} from './schema-info.js';
-import type { SpecReader } from './spec-reader.js';
+} from '../../../openapi/read/schema-info.js';
+import type { SpecReader } from '../../../openapi/read/spec-reader.js';
 
 /**
  * Example values: the ones a spec gives (`example`, `examples`), else one made from the schema,

@@ -1,4 +1,3 @@
-import { valueText } from './json-text.js';
 import {
   findOperation,
   findWebhook,
@@ -9,12 +8,19 @@ import {
   responsesOf,
   schemeWords,
   securityScheme,
-} from './operation.js';
-import { plainText } from './plain-text.js';
-import { entries, field, isObject, items, LIMITS, text } from './read.js';
-import { hiddenIn, type SchemaMode, schemaFacts, schemaTypes, typeText, viewSchema } from './schema-info.js';
-import { namedSchema } from './schemas-html.js';
-import { readerFor, type SpecReader } from './spec-reader.js';
+} from '../../../openapi/read/operation.js';
+import { plainText } from '../../../openapi/read/plain-text.js';
+import { entries, field, isObject, items, LIMITS, text } from '../../../openapi/read/read.js';
+import {
+  hiddenIn,
+  type SchemaMode,
+  schemaFacts,
+  schemaTypes,
+  typeText,
+  viewSchema,
+} from '../../../openapi/read/schema-info.js';
+import { namedSchema, readerFor, type SpecReader } from '../../../openapi/read/spec-reader.js';
+import { valueText } from './json-text.js';
 
 /**
  * OpenAPI blocks as markdown, for a page's `.md` view (and what reads it: llms.txt, assistants):

@@ -1,11 +1,3 @@
-import { escapeHtml } from '../escape.js';
-import { type BlockState, headingTag } from './block-state.js';
-import { methodBadge } from './card-html.js';
-import { codeSampleHtml, syntaxFor } from './code-sample-html.js';
-import { curlCommand } from './curl.js';
-import { descriptionHtml } from './description-html.js';
-import { explicitExample, mediaExample } from './example.js';
-import { jsonText } from './json-text.js';
 import {
   mediaTypesOf,
   type Operation,
@@ -15,12 +7,28 @@ import {
   responsesOf,
   schemeWords,
   securityScheme,
-} from './operation.js';
+} from '../../../openapi/read/operation.js';
+import { firstLine } from '../../../openapi/read/plain-text.js';
+import {
+  entries,
+  field,
+  isObject,
+  items,
+  type JsonObject,
+  LIMITS,
+  text,
+} from '../../../openapi/read/read.js';
+import { type SchemaMode, typeText, viewSchema } from '../../../openapi/read/schema-info.js';
+import { escapeHtml } from '../escape.js';
+import { type BlockState, headingTag } from './block-state.js';
+import { methodBadge } from './card-html.js';
+import { codeSampleHtml, syntaxFor } from './code-sample-html.js';
+import { curlCommand } from './curl.js';
+import { descriptionHtml } from './description-html.js';
+import { explicitExample, mediaExample } from './example.js';
+import { jsonText } from './json-text.js';
 import { blockHeading } from './outline.js';
-import { firstLine } from './plain-text.js';
-import { entries, field, isObject, items, type JsonObject, LIMITS, text } from './read.js';
 import { rowHtml, schemaTreeHtml } from './schema-html.js';
-import { type SchemaMode, typeText, viewSchema } from './schema-info.js';
 
 /**
  * One operation (or webhook) as an API reference: heading and endpoint, description,

@@ -1,8 +1,12 @@
-import { escapeHtml } from '../escape.js';
-import type { BlockState } from './block-state.js';
-import { descriptionHtml } from './description-html.js';
-import { valueText } from './json-text.js';
-import { entries, field, isObject, items, type JsonObject, LIMITS, text } from './read.js';
+import {
+  entries,
+  field,
+  isObject,
+  items,
+  type JsonObject,
+  LIMITS,
+  text,
+} from '../../../openapi/read/read.js';
 import {
   type Fact,
   hiddenIn,
@@ -14,7 +18,11 @@ import {
   typeText,
   variantsOf,
   viewSchema,
-} from './schema-info.js';
+} from '../../../openapi/read/schema-info.js';
+import { escapeHtml } from '../escape.js';
+import type { BlockState } from './block-state.js';
+import { descriptionHtml } from './description-html.js';
+import { valueText } from './json-text.js';
 
 /**
  * Schema trees: one row per property (name, type, flags, description, facts), nested objects,

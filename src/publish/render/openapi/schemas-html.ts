@@ -1,3 +1,6 @@
+import { field, isObject, LIMITS } from '../../../openapi/read/read.js';
+import { typeText, viewSchema } from '../../../openapi/read/schema-info.js';
+import { namedSchema } from '../../../openapi/read/spec-reader.js';
 import { escapeHtml } from '../escape.js';
 import type { BlockState } from './block-state.js';
 import { codeSampleHtml } from './code-sample-html.js';
@@ -5,27 +8,12 @@ import { descriptionHtml } from './description-html.js';
 import { exampleFromSchema } from './example.js';
 import { jsonText } from './json-text.js';
 import { blockHeading } from './outline.js';
-import { field, isObject, LIMITS } from './read.js';
 import { schemaTreeHtml } from './schema-html.js';
-import { typeText, viewSchema } from './schema-info.js';
-import type { SpecReader } from './spec-reader.js';
 
 /**
  * The `openapi-schemas` block: named schemas of `components.schemas`, each a titled tree in a
  * `<details>`; grouped (the default), all in one card under the block's title.
  */
-
-/**
- * A reference to `components.schemas[name]`, undefined when there is no such schema. Drawn
- * through its reference, the schema is known by its pointer: a property that refers back to
- * it is a cycle from the first repeat on.
- */
-export function namedSchema(reader: SpecReader, name: string): { $ref: string } | undefined {
-  const schemas = reader.resolve(field(field(reader.root, 'components'), 'schemas')).value;
-  if (!isObject(schemas) || !Object.hasOwn(schemas, name)) return undefined;
-  const segment = name.replace(/~/g, '~0').replace(/\//g, '~1');
-  return { $ref: `#/components/schemas/${encodeURIComponent(segment)}` };
-}
 
 export function schemasHtml(
   names: string[],

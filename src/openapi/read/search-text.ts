@@ -2,8 +2,7 @@ import { findOperation, findWebhook, type Operation, operationTitle } from './op
 import { plainText } from './plain-text.js';
 import { entries, field, LIMITS, text } from './read.js';
 import { viewSchema } from './schema-info.js';
-import { namedSchema } from './schemas-html.js';
-import { readerFor } from './spec-reader.js';
+import { namedSchema, readerFor } from './spec-reader.js';
 
 /**
  * What the site's search index keeps of OpenAPI blocks: a title and the words a reader would

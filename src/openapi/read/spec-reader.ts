@@ -138,3 +138,15 @@ export function readerFor(document: unknown): SpecReader {
   }
   return reader;
 }
+
+/**
+ * A reference to `components.schemas[name]`, undefined when there is no such schema. Drawn
+ * through its reference, the schema is known by its pointer: a property that refers back to
+ * it is a cycle from the first repeat on.
+ */
+export function namedSchema(reader: SpecReader, name: string): { $ref: string } | undefined {
+  const schemas = reader.resolve(field(field(reader.root, 'components'), 'schemas')).value;
+  if (!isObject(schemas) || !Object.hasOwn(schemas, name)) return undefined;
+  const segment = name.replace(/~/g, '~0').replace(/\//g, '~1');
+  return { $ref: `#/components/schemas/${encodeURIComponent(segment)}` };
+}
