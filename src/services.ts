@@ -18,6 +18,7 @@ import { OpenApiService } from './areas/openapi/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
 import { SearchService } from './areas/search/service.js';
+import { SessionService } from './areas/sessions/service.js';
 import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
 import { TrashService } from './areas/spaces/trash.js';
@@ -40,6 +41,7 @@ import { SearchEngine } from './search/engine.js';
 export interface Services {
   authz: Authorizer;
   tokens: TokenService;
+  sessions: SessionService;
   users: UsersService;
   orgs: OrgsService;
   members: MembersService;
@@ -114,6 +116,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.grants = new GrantsService(deps, { authz: s.authz, members: s.members, teams: s.teams });
   s.orgs = new OrgsService(deps, { authz: s.authz, members: s.members });
+  s.sessions = new SessionService(deps, { users: s.users });
   s.agentInstructions = new AgentInstructionsService(deps, { authz: s.authz, orgs: s.orgs });
 
   // The content tree: spaces live in collections; collections reach their spaces and the trash

@@ -1,8 +1,11 @@
-/** Who makes a request: the user behind the bearer token. */
+/** Who makes a request: the user behind the bearer token or the browser session cookie. */
 export interface Actor {
   userId: string;
+  /** The token's id; for a browser session, `session:<sessionId>` (rate limits count per session). */
   tokenId: string;
   email: string;
+  /** Set when the request came with the session cookie rather than a bearer token. */
+  sessionId?: string;
 }
 
 /** The domain part of an email address, lower-cased. */

@@ -18,6 +18,7 @@ export interface TokenInfo {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  expiresAt: string | null;
 }
 
 const USED_INTERVAL_MS = 60_000;
@@ -35,14 +36,22 @@ export class TokenService {
         deps.db
           .selectFrom('api_tokens as t')
           .innerJoin('users as u', 'u.id', 't.user_id')
-          .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 'u.email'])
+          .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 't.expires_at', 'u.email'])
           .where('t.lookup', '=', p.lookup),
       deps.database.cache,
     );
   }
 
-  /** Issues a token for `userId`; `value` lets the operator choose it (QUIRE_ADMIN_TOKEN). */
-  async create(userId: string, label: string | null, value?: string): Promise<IssuedToken> {
+  /**
+   * Issues a token for `userId`; `value` lets the operator choose it (QUIRE_ADMIN_TOKEN);
+   * `expiresAt` (ISO) makes it stop working then, as if it had never existed.
+   */
+  async create(
+    userId: string,
+    label: string | null,
+    value?: string,
+    expiresAt: string | null = null,
+  ): Promise<IssuedToken> {
     const token = value ?? generateToken();
     const { lookup, hash } = digestToken(token);
     const id = newId();
@@ -57,6 +66,7 @@ export class TokenService {
         created_at: this.deps.clock.now().toISOString(),
         last_used_at: null,
         revoked_at: null,
+        expires_at: expiresAt,
       })
       .execute();
     return { id, token };
@@ -92,7 +102,7 @@ export class TokenService {
   async list(userId: string): Promise<TokenInfo[]> {
     const rows = await this.deps.db
       .selectFrom('api_tokens')
-      .select(['id', 'label', 'created_at', 'last_used_at', 'revoked_at'])
+      .select(['id', 'label', 'created_at', 'last_used_at', 'revoked_at', 'expires_at'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
@@ -103,6 +113,7 @@ export class TokenService {
       createdAt: r.created_at,
       lastUsedAt: r.last_used_at,
       revokedAt: r.revoked_at,
+      expiresAt: r.expires_at,
     }));
   }
 
@@ -110,7 +121,10 @@ export class TokenService {
   async authenticate({ lookup, hash }: TokenDigest): Promise<Actor> {
     const rows = await this.byLookup.execute({ lookup });
     const row = rows.find((r) => hashesMatch(r.hash, hash));
-    if (!row) throw unauthorized('Invalid API token: send a token created with `quire token create`');
+    // An expired token is refused exactly like an unknown one: its age is nobody's business.
+    const expired = row?.expires_at != null && row.expires_at <= this.deps.clock.now().toISOString();
+    if (!row || expired)
+      throw unauthorized('Invalid API token: send a token created with `quire token create`');
     if (row.revoked_at) throw unauthorized('This API token has been revoked; create a new one');
     await this.markUsed(row.id);
     return { userId: row.user_id, tokenId: row.id, email: row.email };

@@ -13,6 +13,7 @@ import * as uploads from './migrations/0010-uploads.js';
 import * as searchKeys from './migrations/0011-search-keys.js';
 import * as searchTiers from './migrations/0012-search-tiers.js';
 import * as openapi from './migrations/0013-openapi.js';
+import * as sessions from './migrations/0014-sessions.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-search-keys': searchKeys,
   '0012-search-tiers': searchTiers,
   '0013-openapi': openapi,
+  '0014-sessions': sessions,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -27,6 +27,34 @@ export interface ApiTokensTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** After this instant the token is refused like an unknown one; null never expires. */
+  expires_at: string | null;
+}
+
+/** A browser session (src/areas/sessions); the cookie value is stored only as its digest. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  lookup: string;
+  hash: string;
+  /** How the person signed in: `link`, `saml:<providerId>`. */
+  source: string;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  /** Slides forward with use, bounded by created_at plus the absolute lifetime. */
+  expires_at: string;
+}
+
+/** A one-time sign-in link printed by `quire login-link`. */
+export interface LoginLinksTable {
+  id: string;
+  user_id: string;
+  lookup: string;
+  hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface OrganizationsTable {
@@ -583,6 +611,8 @@ export interface OpenApiSpecVersionsTable {
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  sessions: SessionsTable;
+  login_links: LoginLinksTable;
   organizations: OrganizationsTable;
   org_email_domains: OrgEmailDomainsTable;
   members: MembersTable;

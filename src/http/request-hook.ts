@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readSessionCookie } from '../areas/sessions/cookie.js';
+import { csrfAllowed } from '../areas/sessions/csrf.js';
 import type { Actor } from '../auth/actor.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, forbidden, unauthorized } from '../errors.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';
 import { type RateLimits, rateClassOf } from './rate-limit.js';
 import type { App } from './types.js';
@@ -24,7 +26,8 @@ export interface CustomHostSites {
  * against the address they come from: a new made-up token value is never a fresh bucket.
  */
 export function registerRequestHook(app: App, limits: RateLimits, sites: CustomHostSites): void {
-  const { services } = app.quire;
+  const { services, deps } = app.quire;
+  const publicOrigin = new URL(deps.config.publicUrl).origin;
   app.decorateRequest('actor', null as never);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -58,6 +61,21 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 401) throw error;
         refused = error;
+      }
+    } else if (!header && needsToken) {
+      const cookie = readSessionCookie(request.headers.cookie);
+      if (cookie) {
+        actor = await services.sessions.resolve(cookie);
+        if (!actor) {
+          refused = unauthorized('Your browser session has ended: sign in again at /login');
+        } else if (
+          !csrfAllowed(request.method, request.headers, publicOrigin, services.sessions.csrfToken(cookie))
+        ) {
+          // Counted against the session like any of its requests, then refused below.
+          refused = forbidden(
+            'A write with the session cookie needs an Origin header of this server or the X-Quire-CSRF header',
+          );
+        }
       }
     }
     limits.countApi(actor ? `t:${actor.tokenId}` : `a:${request.ip}`, reply);
