@@ -20,6 +20,7 @@ import { openApiRoutes, publicOpenApiRoutes } from './areas/openapi/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
 import { permissionRoutes } from './areas/permissions/routes.js';
 import { searchRoutes } from './areas/search/routes.js';
+import { sessionRoutes } from './areas/sessions/routes.js';
 import { siteRoutes } from './areas/sites/routes.js';
 import { spaceRoutes } from './areas/spaces/routes.js';
 import { storageRoutes } from './areas/storage/routes.js';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await storageRoutes(app);
   openApiRoutes(app);
   publicOpenApiRoutes(app);
+  await sessionRoutes(app);
   publishedSiteRoutes(app, siteServer);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -18,6 +18,7 @@ Commands:
   token list --email E                   List a user's tokens (ids, labels, dates; never the secrets)
   token revoke (--token T | --id ID)     Revoke a token at once
   org create --title T --owner E         Create an organization whose admin is E (created if absent)
+  login-link --email E                   Print a one-time browser sign-in link for E (valid 15 minutes)
   help                                   Show this help
 
 Configuration comes from the environment; see the README.`;
@@ -129,6 +130,15 @@ async function main(argv: string[]): Promise<number> {
         const org = await services.orgs.create(user.id, { title: option(values, 'title', true) });
         out(org.row.id);
         err(`Created organization "${org.row.title}" with ${user.email} as admin.`);
+        return 0;
+      });
+    case 'login-link':
+      return withServices(config, async (services) => {
+        const email = option(values, 'email', true);
+        const link = await services.sessions.createLoginLink(email);
+        if (!link) throw new UsageError(`No user with the email ${email}`);
+        out(link.url);
+        err(`Open it in a browser before ${link.expiresAt}; it signs ${email} in once.`);
         return 0;
       });
     default:

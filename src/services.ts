@@ -18,6 +18,7 @@ import { OpenApiService } from './areas/openapi/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
 import { SearchService } from './areas/search/service.js';
+import { AppPagesService } from './areas/sessions/pages-service.js';
 import { SessionService } from './areas/sessions/service.js';
 import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
@@ -42,6 +43,7 @@ export interface Services {
   authz: Authorizer;
   tokens: TokenService;
   sessions: SessionService;
+  appPages: AppPagesService;
   users: UsersService;
   orgs: OrgsService;
   members: MembersService;
@@ -191,6 +193,14 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
 
   s.sites = new SitesArea(deps, { authz: s.authz, spaces: s.spaces });
+  s.appPages = new AppPagesService({
+    tokens: s.tokens,
+    orgs: s.orgs,
+    spaces: s.spaces,
+    publishedOf: (spaceIds) => s.sites.siteSpaces.publishedOf(spaceIds),
+    // Filled in by the SSO area: the organization's providers, as `GET {O}/sso` lists them.
+    loginProviders: async () => [],
+  });
   s.search = new SearchService({ authz: s.authz, searchEngine: s.searchEngine, spaces: s.spaces });
   s.git = new GitService(deps, {
     authz: s.authz,

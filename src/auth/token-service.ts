@@ -99,6 +99,29 @@ export class TokenService {
     return id;
   }
 
+  /**
+   * Revokes one of the person's own tokens (the token page); another person's token id is
+   * unknown here, so nobody learns which ids exist.
+   */
+  async revokeOwn(userId: string, tokenId: string): Promise<void> {
+    const result = await this.deps.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.deps.clock.now().toISOString() })
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const own = await this.deps.db
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!own) throw notFound('No such token');
+    }
+  }
+
   async list(userId: string): Promise<TokenInfo[]> {
     const rows = await this.deps.db
       .selectFrom('api_tokens')

@@ -96,6 +96,22 @@ describe('quire CLI against a running server', () => {
     expect(data).toMatchObject({ title: 'CLI Org', permissions: { admin: true } });
   });
 
+  it('prints a one-time browser sign-in link the running server accepts once', async () => {
+    await runCli(['user', 'create', '--email', 'browser@example.test'], store.env);
+    const printed = await runCli(['login-link', '--email', 'browser@example.test'], store.env);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^http\S+\/login\/link\/quire_[A-Za-z0-9_-]{43}\n$/);
+    const path = new URL(printed.stdout.trim()).pathname;
+    const first = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+    expect(first.status).toBe(302);
+    expect(first.headers.get('set-cookie')).toContain('quire_session=');
+    expect((await fetch(`${server.url}${path}`, { redirect: 'manual' })).status).toBe(410);
+
+    const unknown = await runCli(['login-link', '--email', 'nobody@example.test'], store.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No user with the email nobody@example.test');
+  });
+
   it('explains usage errors', async () => {
     const missing = await runCli(['token', 'create'], store.env);
     expect(missing.code).toBe(1);

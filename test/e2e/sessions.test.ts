@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookie } from '../../src/areas/sessions/cookie.js';
+import { safeReturnPath } from '../../src/areas/sessions/return-path.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_AFTER_MS } from '../../src/areas/sessions/service.js';
 import { ManualClock } from '../../src/clock.js';
-import { createUser, type TestUser } from '../helpers/factories.js';
+import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { publishedSite } from '../helpers/sites.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -157,5 +159,186 @@ describe('browser sessions on the API', () => {
     expect(clearSessionCookie({ publicUrl: 'https://docs.example.com' })).toMatch(
       /^quire_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax; Secure$/,
     );
+  });
+});
+
+describe('signing in with a browser and the signed-in pages', () => {
+  const clock = new ManualClock('2026-06-01T00:00:00.000Z');
+  let server: TestServer;
+  let owner: TestUser;
+  let reader: TestUser;
+  let orgId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+    owner = await createUser(server, { name: 'Olive' });
+    reader = await createUser(server, { name: 'Rita' });
+    orgId = await createOrg(owner, 'Acme <script>alert(1)</script>');
+    const published = (await owner.api.orgs.createSpace(orgId, { title: 'Handbook' })).data.id;
+    await owner.api.orgs.createSpace(orgId, { title: 'Draft notes' });
+    await publishedSite(owner, orgId, [published], undefined, 'Acme Docs');
+    await addMember(owner, orgId, reader, 'read');
+  });
+  afterAll(async () => server?.close());
+
+  const sessions = () => server.app.quire.services.sessions;
+  const get = (path: string, cookie?: string) =>
+    fetch(`${server.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  const post = (
+    path: string,
+    cookie: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  /** Signs in through a login link, as a browser would; answers the Cookie header to send. */
+  async function signIn(email: string): Promise<string> {
+    const link = await sessions().createLoginLink(email);
+    const res = await get(new URL(link!.url).pathname);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/app');
+    const setCookie = res.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(
+      /^quire_session=quire_[A-Za-z0-9_-]+; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/,
+    );
+    return setCookie.split(';')[0]!;
+  }
+  const csrfOf = (cookie: string) => sessions().csrfToken(cookie.split('=')[1]!);
+
+  it('signs in once with a login link; a used, expired or unknown link says what to do', async () => {
+    const link = (await sessions().createLoginLink(reader.email))!;
+    expect(link.url).toMatch(new RegExp(`^${server.url}/login/link/quire_[A-Za-z0-9_-]{43}$`));
+    const path = new URL(link.url).pathname;
+    expect((await get(path)).status).toBe(302);
+    const again = await get(path);
+    expect(again.status).toBe(410);
+    expect(again.headers.get('content-type')).toContain('text/html');
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(await again.text()).toContain('already been used');
+
+    const late = (await sessions().createLoginLink(reader.email))!;
+    clock.advance(15 * 60 * 1000);
+    const expired = await get(new URL(late.url).pathname);
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('expired');
+    expect((await get('/login/link/quire_made_up')).status).toBe(404);
+    expect(await sessions().createLoginLink('nobody@example.test')).toBeUndefined();
+  });
+
+  it('sends anonymous visitors to the login page with a same-origin return path', async () => {
+    for (const path of ['/app', '/app/tokens', `/app/o/${orgId}`, '/app/s/abc/~/changes/def']) {
+      const res = await get(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`/login?return=${encodeURIComponent(path)}`);
+    }
+    const login = await get('/login?return=/app/tokens');
+    expect(login.status).toBe(200);
+    const body = await login.text();
+    expect(body).toContain('quire login-link');
+    expect(login.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('refuses return paths that leave the server', () => {
+    for (const bad of [
+      '//evil.test/x',
+      '/\\evil.test',
+      'https://evil.test/',
+      'javascript:alert(1)',
+      '/\tevil',
+      'evil.test',
+      '',
+      undefined,
+      ['/app'],
+    ]) {
+      expect(safeReturnPath(bad)).toBe('/app');
+    }
+    expect(safeReturnPath('/app/tokens?x=1#y')).toBe('/app/tokens?x=1#y');
+    expect(safeReturnPath('/app/../sites/a')).toBe('/sites/a');
+  });
+
+  it('lists the organizations and spaces the person may read, with links to published sites, escaped', async () => {
+    const cookie = await signIn(owner.email);
+    const res = await get('/app', cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await res.text();
+    expect(body).toContain('Acme &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(body).not.toContain('<script>alert(1)');
+    expect(body).toContain('Handbook');
+    expect(body).toContain('Draft notes');
+    expect(body).toMatch(new RegExp(`href="${server.url}/sites/[A-Za-z0-9]+/">Acme Docs</a>`));
+    expect(body).toContain(owner.email);
+  });
+
+  it('answers every urls.app target once signed in, never a 404', async () => {
+    const cookie = await signIn(reader.email);
+    const space = (await owner.api.orgs.listSpacesInOrganizationById(orgId)).data.items[0]!;
+    const targets = [
+      space.urls.app,
+      `${server.url}/app/c/someCollection`,
+      `${server.url}/app/s/x/~/changes/y`,
+    ];
+    for (const target of targets) {
+      const res = await get(new URL(target).pathname, cookie);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toMatch(/^\/app/);
+    }
+    const org = await get(`/app/o/${orgId}`, cookie);
+    expect(org.headers.get('location')).toBe(`/app#org-${orgId}`);
+  });
+
+  it('creates a token shown once, lists it without its secret, and revokes it; forms need the CSRF token', async () => {
+    const cookie = await signIn(reader.email);
+    const refused = await post('/app/tokens', cookie, { label: 'laptop' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 403 } });
+    const foreign = await post('/app/tokens', cookie, { label: 'laptop' }, { origin: 'https://evil.test' });
+    expect(foreign.status).toBe(403);
+
+    const created = await post('/app/tokens', cookie, { label: 'laptop <b>', csrf: csrfOf(cookie) });
+    expect(created.status).toBe(201);
+    const page = await created.text();
+    const token = /<code id="new-token">([^<]+)<\/code>/.exec(page)![1]!;
+    expect(page).toContain('laptop &lt;b&gt;');
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(200);
+
+    const listed = await (await get('/app/tokens', cookie)).text();
+    expect(listed).not.toContain(token);
+    const id = /action="\/app\/tokens\/([^/]+)\/revoke"/.exec(listed)![1]!;
+
+    // Someone else cannot revoke it, even with their own valid form.
+    const other = await signIn(owner.email);
+    expect((await post(`/app/tokens/${id}/revoke`, other, { csrf: csrfOf(other) })).status).toBe(404);
+    expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(200);
+
+    const revoked = await post(`/app/tokens/${id}/revoke`, cookie, { csrf: csrfOf(cookie) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe('/app/tokens');
+    expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(401);
+  });
+
+  it('signs out this browser, or everywhere', async () => {
+    const here = await signIn(reader.email);
+    const there = await signIn(reader.email);
+    expect((await post('/logout', here, {})).status).toBe(403);
+    const out = await post('/logout', here, { csrf: csrfOf(here) });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/^quire_session=; Path=\/; Max-Age=0/);
+    expect((await get('/app', here)).status).toBe(302);
+    expect((await get('/app', there)).status).toBe(200);
+
+    const third = await signIn(reader.email);
+    const everywhere = await post('/logout', third, { everywhere: '1' }, { origin: server.url });
+    expect(everywhere.status).toBe(303);
+    expect((await get('/app', there)).status).toBe(302);
+    expect((await get('/app', third)).status).toBe(302);
+    expect((await fetch(`${server.url}/v1/user`, { headers: { cookie: there } })).status).toBe(401);
   });
 });

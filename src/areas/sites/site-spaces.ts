@@ -5,6 +5,7 @@ import type { SiteSpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { SiteAddresses } from '../../publish/addresses.js';
 import type { SiteAccessor } from './access.js';
 import { checkCondition, checkPath, MAX_PATH, uniquePath } from './rules.js';
 import { newSiteSpace, type SitesService } from './service.js';
@@ -53,6 +54,32 @@ export class SiteSpacesService {
   /** A query of the ids of the spaces a site publishes (for other areas' filters). */
   spaceIdsOf(siteId: string) {
     return this.deps.db.selectFrom('site_spaces').select('space_id').where('site_id', '=', siteId);
+  }
+
+  /**
+   * The published sites that show each of these spaces (title and root URL), for pages that
+   * link a space to where readers see it. Callers pass only spaces the person may read.
+   */
+  async publishedOf(spaceIds: string[]): Promise<Map<string, Array<{ title: string; url: string }>>> {
+    const found = new Map<string, Array<{ title: string; url: string }>>();
+    if (spaceIds.length === 0) return found;
+    const addresses = new SiteAddresses(this.deps.config.publicUrl);
+    const rows = await this.deps.db
+      .selectFrom('site_spaces as ss')
+      .innerJoin('sites as s', 's.id', 'ss.site_id')
+      .select(['ss.space_id', 's.id', 's.title', 's.hostname'])
+      .where('ss.space_id', 'in', spaceIds)
+      .where('s.published', '=', 1)
+      .orderBy('s.title')
+      .orderBy('s.id')
+      .execute();
+    for (const row of rows) {
+      const list = found.get(row.space_id) ?? [];
+      const url = addresses.root({ id: row.id, hostname: row.hostname });
+      if (!list.some((l) => l.url === url)) list.push({ title: row.title, url });
+      found.set(row.space_id, list);
+    }
+    return found;
   }
 
   async list(

@@ -171,6 +171,19 @@ function renderMessagePage(
   return renderShell(frame, { title, main, toc: '', noindex: true });
 }
 
+/**
+ * A page of Quire's own (sign-in, the signed-in app) in the default look of a published site,
+ * without a site's header or script: `main` is HTML the caller has escaped.
+ */
+export function renderPlainPage(title: string, main: string): string {
+  return renderShell(undefined, {
+    title,
+    main: `<div class="content">${main}</div>`,
+    toc: '',
+    noindex: true,
+  });
+}
+
 interface ShellParts {
   title: string;
   description?: string | undefined;
