@@ -23,6 +23,8 @@ import { searchRoutes } from './areas/search/routes.js';
 import { sessionRoutes } from './areas/sessions/routes.js';
 import { siteRoutes } from './areas/sites/routes.js';
 import { spaceRoutes } from './areas/spaces/routes.js';
+import { ssoRoutes } from './areas/sso/routes.js';
+import { ssoServiceProviderRoutes } from './areas/sso/sp-routes.js';
 import { storageRoutes } from './areas/storage/routes.js';
 import { teamRoutes } from './areas/teams/routes.js';
 import { userRoutes } from './areas/users/routes.js';
@@ -145,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   collectionRoutes(app);
   spaceRoutes(app);
   teamRoutes(app);
+  ssoRoutes(app);
   permissionRoutes(app);
   changeRequestRoutes(app);
   reviewRoutes(app);
@@ -158,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   gitRoutes(app);
   importRoutes(app);
   await storageRoutes(app);
+  await ssoServiceProviderRoutes(app);
   openApiRoutes(app);
   publicOpenApiRoutes(app);
   await sessionRoutes(app);

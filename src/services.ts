@@ -18,11 +18,15 @@ import { OpenApiService } from './areas/openapi/service.js';
 import { OrgsService } from './areas/orgs/service.js';
 import { GrantsService } from './areas/permissions/service.js';
 import { SearchService } from './areas/search/service.js';
+import { sessionCookie } from './areas/sessions/cookie.js';
 import { AppPagesService } from './areas/sessions/pages-service.js';
 import { SessionService } from './areas/sessions/service.js';
 import { SitesArea } from './areas/sites/area.js';
 import { SpacesService } from './areas/spaces/service.js';
 import { TrashService } from './areas/spaces/trash.js';
+import { SsoLoginService } from './areas/sso/login.js';
+import { SamlRequestStore } from './areas/sso/requests.js';
+import { SamlProvidersService } from './areas/sso/service.js';
 import { StorageService } from './areas/storage/service.js';
 import { TeamsService } from './areas/teams/service.js';
 import { UsersService } from './areas/users/service.js';
@@ -44,6 +48,8 @@ export interface Services {
   tokens: TokenService;
   sessions: SessionService;
   appPages: AppPagesService;
+  samlProviders: SamlProvidersService;
+  ssoLogin: SsoLoginService;
   users: UsersService;
   orgs: OrgsService;
   members: MembersService;
@@ -119,6 +125,19 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.grants = new GrantsService(deps, { authz: s.authz, members: s.members, teams: s.teams });
   s.orgs = new OrgsService(deps, { authz: s.authz, members: s.members });
   s.sessions = new SessionService(deps, { users: s.users });
+  s.samlProviders = new SamlProvidersService(deps, { authz: s.authz, orgs: s.orgs, teams: s.teams });
+  s.ssoLogin = new SsoLoginService(deps, {
+    providers: s.samlProviders,
+    requests: new SamlRequestStore(deps),
+    orgs: s.orgs,
+    users: s.users,
+    members: s.members,
+    teams: s.teams,
+    sessions: {
+      start: (userId, source, userAgent) => s.sessions.start(userId, source, userAgent),
+      cookie: (value, expiresAt) => sessionCookie(deps.config, value, expiresAt),
+    },
+  });
   s.agentInstructions = new AgentInstructionsService(deps, { authz: s.authz, orgs: s.orgs });
 
   // The content tree: spaces live in collections; collections reach their spaces and the trash
@@ -198,8 +217,8 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     orgs: s.orgs,
     spaces: s.spaces,
     publishedOf: (spaceIds) => s.sites.siteSpaces.publishedOf(spaceIds),
-    // Filled in by the SSO area: the organization's providers, as `GET {O}/sso` lists them.
-    loginProviders: async () => [],
+    // The organization's active SSO providers, as `GET {O}/sso` lists them.
+    loginProviders: (orgId) => s.samlProviders.activeLogins(orgId),
   });
   s.search = new SearchService({ authz: s.authz, searchEngine: s.searchEngine, spaces: s.spaces });
   s.git = new GitService(deps, {

@@ -21,6 +21,8 @@ export const ORG_RULES = {
   manageMembers: 'admin',
   manageInvites: 'admin',
   editAgentInstructions: 'admin',
+  viewSamlProviders: 'read',
+  manageSamlProviders: 'admin',
 } as const satisfies Record<string, MemberRole | 'member'>;
 
 export type OrgAction = keyof typeof ORG_RULES;

@@ -14,6 +14,7 @@ import * as searchKeys from './migrations/0011-search-keys.js';
 import * as searchTiers from './migrations/0012-search-tiers.js';
 import * as openapi from './migrations/0013-openapi.js';
 import * as sessions from './migrations/0014-sessions.js';
+import * as saml from './migrations/0015-saml.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-search-tiers': searchTiers,
   '0013-openapi': openapi,
   '0014-sessions': sessions,
+  '0015-saml': saml,
 };
 
 class StaticProvider implements MigrationProvider {

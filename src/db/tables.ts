@@ -608,6 +608,33 @@ export interface OpenApiSpecVersionsTable {
   created_at: string;
 }
 
+/** A SAML identity provider of an organization (src/areas/sso); IdP fields are '' until set. */
+export interface SamlProvidersTable {
+  id: string;
+  org_id: string;
+  label: string;
+  entity_id: string;
+  /** PEM of the IdP's signing certificate, as given. */
+  certificate: string;
+  sso_url: string | null;
+  default_team_id: string | null;
+  /** Role given on joining by single sign-on; null: guest. */
+  default_role: RoleColumn | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An AuthnRequest id sent to an IdP, single-use, until `expires_at`. */
+export interface SamlRequestsTable {
+  id: string;
+  provider_id: string;
+  relay_state: string;
+  /** Same-origin path to return to after signing in. */
+  return_path: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -651,4 +678,6 @@ export interface Tables {
   storage_uploads: StorageUploadsTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
+  saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
 }

@@ -138,6 +138,16 @@ export class MembersService {
       .execute();
   }
 
+  /** Marks a member as signing in through the organization's single sign-on. */
+  async markSso(tx: Tx, orgId: string, userId: string): Promise<void> {
+    await tx
+      .updateTable('members')
+      .set({ sso: 1 })
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
   async list(actor: Actor, orgId: string, query: ListMembersQuery): Promise<Page<MemberRow>> {
     await this.services.authz.org(actor, orgId, 'listMembers');
     let q = this.deps.db

@@ -52,6 +52,26 @@ export class TeamsService {
     await tx.deleteFrom('team_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
   }
 
+  /**
+   * Puts an organization member in the team (as a member) inside the caller's transaction,
+   * unless they are in it already; answers false when the team is not one of the organization's.
+   */
+  async join(tx: Tx, orgId: string, teamId: string, userId: string): Promise<boolean> {
+    if (!(await this.among(tx, orgId, [teamId])).has(teamId)) return false;
+    await tx
+      .insertInto('team_members')
+      .values({
+        team_id: teamId,
+        user_id: userId,
+        org_id: orgId,
+        role: 'member',
+        joined_at: this.deps.clock.now().toISOString(),
+      })
+      .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+      .execute();
+    return true;
+  }
+
   /** The teams among `teamIds` that belong to the organization. */
   async among(db: Db | Tx, orgId: string, teamIds: string[]): Promise<Set<string>> {
     const rows = await db

@@ -67,14 +67,30 @@ export class UsersService {
         .where('email', '=', email)
         .executeTakeFirst();
       if (existing) throw conflict(`A user with the email ${email} already exists`);
-      const row = { id: newId(), email, display_name: displayName, photo_url: null };
-      await trx
-        .insertInto('users')
-        .values({ ...row, created_at: this.deps.clock.now().toISOString() })
-        .execute();
-      await this.services.invites.acceptPendingFor(trx, row.id, email);
-      return row;
+      return this.insert(trx, email, displayName);
     });
+  }
+
+  /**
+   * The user with this email, created inside the caller's transaction when there is none (with
+   * their pending invitations accepted, as `create` does): single sign-on provisions this way.
+   */
+  async findOrCreateIn(tx: Tx, input: NewUser): Promise<{ user: UserRow; created: boolean }> {
+    const existing = await this.findByEmail(input.email, tx);
+    if (existing) return { user: existing, created: false };
+    const email = normalizeEmail(input.email);
+    const displayName = input.displayName?.trim() || email.slice(0, email.indexOf('@'));
+    return { user: await this.insert(tx, email, displayName), created: true };
+  }
+
+  private async insert(tx: Tx, email: string, displayName: string): Promise<UserRow> {
+    const row = { id: newId(), email, display_name: displayName, photo_url: null };
+    await tx
+      .insertInto('users')
+      .values({ ...row, created_at: this.deps.clock.now().toISOString() })
+      .execute();
+    await this.services.invites.acceptPendingFor(tx, row.id, email);
+    return row;
   }
 
   async findByEmail(email: string, db: Db | Tx = this.deps.db): Promise<UserRow | undefined> {
