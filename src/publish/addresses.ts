@@ -31,3 +31,17 @@ export class SiteAddresses {
     return this.root(site) + parts.join('/');
   }
 }
+
+/**
+ * Addresses of space previews in the signed-in app, `/app/s/{spaceId}/…`: a preview is a site
+ * whose id is its space's (see `previewSite`), drawn by the same renderer.
+ */
+export class PreviewAddresses extends SiteAddresses {
+  constructor(private readonly base: string) {
+    super(base);
+  }
+
+  override root(site: SiteAddress): string {
+    return `${this.base}/app/s/${encodeURIComponent(site.id)}/`;
+  }
+}

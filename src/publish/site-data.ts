@@ -148,3 +148,62 @@ function assemble(
     .slice(0, 22);
   return { site, groups, sections, siteSpaces, specs, fingerprint };
 }
+
+/** The banner on a space's preview (see `previewSite`). */
+export const PREVIEW_NOTICE =
+  'Current content, not a published site: only members of the space see this page.';
+
+/**
+ * A space's current content as a one-space site, for the signed-in app (`/app/s/{spaceId}`): the
+ * published-site renderer then draws it exactly as a site would, with a banner saying what it
+ * is. Nothing here is stored; the site's id is the space's, so its addresses are the space's.
+ */
+export async function previewSite(db: Db, space: SpacesTable): Promise<PublishedSite> {
+  const specs = await db
+    .selectFrom('openapi_specs')
+    .select(['slug', 'slug_key', 'last_version_id', 'visibility'])
+    .where('org_id', '=', space.org_id)
+    .execute();
+  const siteSpaceId = `preview-${space.id}`;
+  const site: SitesTable = {
+    id: space.id,
+    org_id: space.org_id,
+    type: 'basic',
+    title: space.title || 'Untitled space',
+    visibility: 'unlisted' as SitesTable['visibility'],
+    published: 1,
+    basename: null,
+    hostname: null,
+    proxy: null,
+    adaptive_enabled: 0,
+    agents_context: 'excluded',
+    customization: JSON.stringify({
+      announcement: { enabled: true, message: PREVIEW_NOTICE, style: 'warning' },
+    }),
+    customization_updated_at: null,
+    adaptive_schema: null,
+    adaptive_schema_updated_at: null,
+    auth_private_key: '',
+    auth_fallback_url: null,
+    share_secret: '',
+    default_section_id: null,
+    default_site_space_id: siteSpaceId,
+    created_at: space.created_at,
+    updated_at: space.updated_at,
+  };
+  const link: SiteSpacesTable = {
+    id: siteSpaceId,
+    site_id: space.id,
+    section_id: null,
+    space_id: space.id,
+    path: 'content',
+    title: null,
+    condition: null,
+    hidden: 0,
+    page_id: null,
+    position: 0,
+    customization: null,
+    created_at: space.created_at,
+  };
+  return assemble(site, [], [], [link], [space], specs);
+}

@@ -33,7 +33,7 @@ import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
 import { renderLlmsTxt, renderRobots, renderSitemap } from './render/site-files.js';
 import { SHARE_KEY_PARAM } from './share-keys.js';
-import { loadPublishedSite, type PublishedSite, type SiteSpaceRow } from './site-data.js';
+import { loadPublishedSite, type PublishedSite, previewSite, type SiteSpaceRow } from './site-data.js';
 import {
   breadcrumbs,
   firstDocument,
@@ -103,8 +103,10 @@ export class SiteServer {
   constructor(
     private readonly deps: Deps,
     private readonly services: SiteServerNeeds,
+    /** Where pages live; the app's space previews pass their own (see `preview`). */
+    addresses?: SiteAddresses,
   ) {
-    this.addresses = new SiteAddresses(deps.config.publicUrl);
+    this.addresses = addresses ?? new SiteAddresses(deps.config.publicUrl);
     this.search = new SiteSearch(deps.db, services);
   }
 
@@ -119,16 +121,7 @@ export class SiteServer {
   }
 
   async handle(request: SiteRequest): Promise<SiteResponse> {
-    const segments = request.path
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => {
-        try {
-          return decodeURIComponent(s);
-        } catch {
-          return s;
-        }
-      });
+    const segments = pathSegments(request.path);
     if (segments[0] === '~assets') return this.asset(segments[1]);
 
     const published = await loadPublishedSite(this.deps.database, request.site);
@@ -149,12 +142,36 @@ export class SiteServer {
     const visible = visibleParts(published, (condition) => this.allows(condition, decision.claims));
     const protectedSite = site.visibility !== 'public' && site.visibility !== 'unlisted';
     const noindex = site.visibility !== 'public';
-    const common = { noindex, protectedSite };
+    return this.serve(request, segments, visible, decision.claims, { noindex, protectedSite });
+  }
+
+  /**
+   * A space's current content drawn as a site of its own (see `previewSite`), for a signed-in
+   * member the caller has checked may read the space. Pages are private (`protectedSite`) and
+   * never indexed; the addresses are this server's (`PreviewAddresses` for the app).
+   */
+  async preview(space: SpacesTable, request: SiteRequest): Promise<SiteResponse> {
+    const segments = pathSegments(request.path);
+    if (segments[0] === '~assets') return this.asset(segments[1]);
+    const visible = visibleParts(await previewSite(this.deps.db, space), () => true);
+    return this.serve(request, segments, visible, {}, { noindex: true, protectedSite: true });
+  }
+
+  /** A request to the parts of a site the visitor may see, after access was decided. */
+  private async serve(
+    request: SiteRequest,
+    segments: string[],
+    visible: VisibleSite,
+    claims: VisitorClaims,
+    common: { noindex: boolean; protectedSite: boolean },
+  ): Promise<SiteResponse> {
+    const { published } = visible;
+    const { site } = published;
+    const { noindex, protectedSite } = common;
 
     if (segments.length === 1 && segments[0] === 'robots.txt') return this.robots(published);
     if (segments.length === 1 && segments[0] === 'sitemap.xml') return this.sitemap(visible);
-    if (segments.length === 1 && segments[0] === 'llms.txt')
-      return this.llms(visible, common, decision.claims);
+    if (segments.length === 1 && segments[0] === 'llms.txt') return this.llms(visible, common, claims);
     if (segments[0] === '~search') return this.searchIn(visible, request.query.get('q') ?? '', common);
 
     let markdownView = false;
@@ -170,7 +187,7 @@ export class SiteServer {
       return this.status(404, 'This page does not exist, or you may not see it.', protectedSite);
     }
     const open = await this.openPublished(location.siteSpace.space);
-    const view = new VisitorView(decision.claims, open.snapshot.content);
+    const view = new VisitorView(claims, open.snapshot.content);
     const first = firstDocumentOf(open.index);
     let page: PageNode | undefined;
     if (location.pagePath === '' || (markdownView && location.pagePath === 'index')) {
@@ -217,7 +234,7 @@ export class SiteServer {
       published.fingerprint,
       visible.key,
       // Conditional blocks and pages follow the claims.
-      claimsKey(decision.claims),
+      claimsKey(claims),
       location.siteSpace.id,
       page.id,
       reference?.page.slug ?? '',
@@ -225,7 +242,7 @@ export class SiteServer {
     ]);
     // A page drawn for a visitor's claims is theirs alone: no shared cache may keep it, and
     // the anonymous page of an adaptive site varies with the cookie that carries claims.
-    const personal = protectedSite || claimsKey(decision.claims) !== '';
+    const personal = protectedSite || claimsKey(claims) !== '';
     const cacheHeaders: Record<string, string> = {
       ETag: etag,
       'Cache-Control': personal ? 'private, no-cache' : 'public, no-cache',
@@ -638,6 +655,20 @@ export class SiteServer {
       body: renderStatusPage(undefined, status, message),
     };
   }
+}
+
+/** The segments of a path below a site's root, URL-decoded where they decode. */
+function pathSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
 }
 
 /** Per page index (one per revision's content, immutable): its first document, found once. */

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookie } from '../../src/areas/sessions/cookie.js';
+import { renderLoginPage } from '../../src/areas/sessions/pages-html.js';
 import { safeReturnPath } from '../../src/areas/sessions/return-path.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_AFTER_MS } from '../../src/areas/sessions/service.js';
 import { ManualClock } from '../../src/clock.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { publishedSite } from '../helpers/sites.js';
+import { docsSpace, publishedSite } from '../helpers/sites.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -244,6 +245,23 @@ describe('signing in with a browser and the signed-in pages', () => {
     expect(login.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
+  it("lists an organization's sign-in providers with the return path, escaped", () => {
+    const page = renderLoginPage({
+      orgId: 'org1',
+      providers: [
+        { id: 'p1', label: 'Okta <b>', startURL: 'http://127.0.0.1/sso/p1/start' },
+        { id: 'p2', label: 'Azure', startURL: '/sso/p2/start?x=1' },
+      ],
+      returnPath: safeReturnPath('/app/tokens'),
+    });
+    expect(page).toContain('href="http://127.0.0.1/sso/p1/start?return=%2Fapp%2Ftokens"');
+    expect(page).toContain('href="/sso/p2/start?x=1&amp;return=%2Fapp%2Ftokens"');
+    expect(page).toContain('Sign in with Okta &lt;b&gt;');
+    expect(renderLoginPage({ orgId: 'org1', providers: [], returnPath: '/app' })).toContain(
+      'no single sign-on provider',
+    );
+  });
+
   it('refuses return paths that leave the server', () => {
     for (const bad of [
       '//evil.test/x',
@@ -279,18 +297,44 @@ describe('signing in with a browser and the signed-in pages', () => {
   it('answers every urls.app target once signed in, never a 404', async () => {
     const cookie = await signIn(reader.email);
     const space = (await owner.api.orgs.listSpacesInOrganizationById(orgId)).data.items[0]!;
-    const targets = [
-      space.urls.app,
-      `${server.url}/app/c/someCollection`,
-      `${server.url}/app/s/x/~/changes/y`,
-    ];
-    for (const target of targets) {
-      const res = await get(new URL(target).pathname, cookie);
-      expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toMatch(/^\/app/);
-    }
     const org = await get(`/app/o/${orgId}`, cookie);
     expect(org.headers.get('location')).toBe(`/app#org-${orgId}`);
+    expect((await get('/app/c/someCollection', cookie)).headers.get('location')).toBe('/app');
+    const change = await get(`/app/s/${space.id}/~/changes/someChange`, cookie);
+    expect(change.headers.get('location')).toBe(`/app/s/${space.id}/`);
+    expect((await get(new URL(space.urls.app).pathname, cookie)).status).toBe(200);
+  });
+
+  it('shows a member the current content of a space, published or not, with a banner', async () => {
+    const { spaceId } = await docsSpace(owner, orgId, 'Unpublished guide');
+    const cookie = await signIn(reader.email);
+    const res = await get(`/app/s/${spaceId}`, cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('private');
+    const body = await res.text();
+    expect(body).toContain('Current content, not a published site');
+    expect(body).toContain('Welcome');
+    expect(body).toContain('noindex');
+    // Pages and the site files are under the space's app address.
+    expect(body).toContain(`/app/s/${spaceId}/~assets/`);
+    const install = await get(`/app/s/${spaceId}/guides/install`, cookie);
+    expect(install.status).toBe(200);
+    expect(await install.text()).toContain('npm install acme');
+    const css = /href="([^"]+\.css)"/.exec(body)![1]!;
+    expect((await get(new URL(css, server.url).pathname, cookie)).status).toBe(200);
+
+    // Someone outside the organization sees the same page as for a space that does not exist.
+    const stranger = await createUser(server);
+    const strangerCookie = await signIn(stranger.email);
+    const refused = await get(`/app/s/${spaceId}`, strangerCookie);
+    expect(refused.status).toBe(404);
+    const missing = await get('/app/s/noSuchSpace', strangerCookie);
+    expect(missing.status).toBe(404);
+    expect(await refused.text()).toBe(await missing.text());
+    // And anonymous visitors are sent to sign in.
+    expect((await get(`/app/s/${spaceId}/guides/install`)).headers.get('location')).toBe(
+      `/login?return=${encodeURIComponent(`/app/s/${spaceId}/guides/install`)}`,
+    );
   });
 
   it('creates a token shown once, lists it without its secret, and revokes it; forms need the CSRF token', async () => {

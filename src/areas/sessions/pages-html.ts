@@ -37,9 +37,9 @@ export function renderLoginPage(options: {
     ? '<h2>Single sign-on</h2><ul>' +
       options.providers
         .map((p) => {
-          const url = new URL(p.startURL);
-          url.searchParams.set('return', options.returnPath);
-          return `<li><a class="button" href="${e(url.toString())}">Sign in with ${e(p.label)}</a></li>`;
+          // The start URL may be absolute or a path; either way the return path rides along.
+          const href = `${p.startURL}${p.startURL.includes('?') ? '&' : '?'}return=${encodeURIComponent(options.returnPath)}`;
+          return `<li><a class="button" href="${e(href)}">Sign in with ${e(p.label)}</a></li>`;
         })
         .join('') +
       '</ul>'
@@ -149,5 +149,24 @@ export function renderTokensPage(
       '<label>Label <input name="label" maxlength="100"></label> ' +
       '<button class="button" type="submit">Create token</button></form>' +
       table,
+  );
+}
+
+/** A space preview the person may not see, or that does not exist (the same answer for both). */
+export function renderNoSpace(): string {
+  return renderPlainPage(
+    'Space not found',
+    '<h1 class="page-title">This space does not exist, or you may not read it.</h1>' +
+      '<a class="button" href="/app">Go to your organizations</a>',
+  );
+}
+
+/** The preview of a space that has no page yet. */
+export function renderEmptySpace(title: string): string {
+  return renderPlainPage(
+    title || 'Untitled space',
+    `<h1 class="page-title">${e(title || 'Untitled space')}</h1>` +
+      '<p class="page-description">This space has no pages yet.</p>' +
+      '<a class="button" href="/app">Go to your organizations</a>',
   );
 }

@@ -1,6 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
 import type { IssuedToken, TokenInfo, TokenService } from '../../auth/token-service.js';
 import type { Page, PageRequest } from '../../db/keyset.js';
+import type { SpacesTable } from '../../db/tables.js';
+import { ApiError } from '../../errors.js';
 import type { OrgView } from '../orgs/present.js';
 import type { SpaceView } from '../spaces/present.js';
 
@@ -15,7 +17,10 @@ export interface LoginProvider {
 export interface AppPagesNeeds {
   tokens: Pick<TokenService, 'create' | 'list' | 'revokeOwn'>;
   orgs: { listForActor(actor: Actor, page: PageRequest): Promise<Page<OrgView>> };
-  spaces: { listInOrg(actor: Actor, orgId: string, page: PageRequest): Promise<Page<SpaceView>> };
+  spaces: {
+    listInOrg(actor: Actor, orgId: string, page: PageRequest): Promise<Page<SpaceView>>;
+    view(actor: Actor, spaceId: string): Promise<SpaceView>;
+  };
   /** The published sites showing each space (the sites area's `siteSpaces.publishedOf`). */
   publishedOf(spaceIds: string[]): Promise<Map<string, Array<{ title: string; url: string }>>>;
   /**
@@ -94,6 +99,20 @@ export class AppPagesService {
 
   revokeToken(actor: Actor, tokenId: string): Promise<void> {
     return this.needs.tokens.revokeOwn(actor.userId, tokenId);
+  }
+
+  /**
+   * A space the person may read, for its preview; undefined when they may not (or it does not
+   * exist): the page then says so without telling which.
+   */
+  async readableSpace(actor: Actor, spaceId: string): Promise<SpacesTable | undefined> {
+    try {
+      const { row, role } = await this.needs.spaces.view(actor, spaceId);
+      return role ? row : undefined;
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return undefined;
+      throw error;
+    }
   }
 
   loginProviders(orgId: string): Promise<LoginProvider[]> {

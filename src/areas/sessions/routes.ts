@@ -3,9 +3,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../auth/actor.js';
 import { forbidden } from '../../errors.js';
 import type { App } from '../../http/types.js';
+import { PreviewAddresses } from '../../publish/addresses.js';
+import { SiteServer } from '../../publish/site-server.js';
 import { clearSessionCookie, readSessionCookie, sessionCookie } from './cookie.js';
 import { csrfAllowed } from './csrf.js';
-import { renderLanding, renderLinkRefused, renderLoginPage, renderTokensPage } from './pages-html.js';
+import {
+  renderEmptySpace,
+  renderLanding,
+  renderLinkRefused,
+  renderLoginPage,
+  renderNoSpace,
+  renderTokensPage,
+} from './pages-html.js';
 import { APP_HOME, safeReturnPath } from './return-path.js';
 
 /** Forms of these pages are a few fields; anything bigger is not one of ours. */
@@ -40,6 +49,8 @@ export async function sessionRoutes(app: App): Promise<void> {
   const { services, deps } = app.quire;
   const { sessions, appPages } = services;
   const publicOrigin = new URL(deps.config.publicUrl).origin;
+  // The published-site renderer, at the app's addresses, for members' previews of spaces.
+  const previews = new SiteServer(deps, services, new PreviewAddresses(deps.config.publicUrl));
 
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
@@ -162,14 +173,42 @@ export async function sessionRoutes(app: App): Promise<void> {
       return reply.headers(PAGE_HEADERS).redirect('/app/tokens', 303);
     });
 
-    // Where `urls.app` of organizations, collections, spaces and change requests lead: the
-    // landing page lists them (an organization by its anchor), never a 404.
+    // Where `urls.app` of organizations and collections lead: the landing page lists them (an
+    // organization by its anchor), never a 404. Spaces and change requests have previews below.
     scope.get('/app/o/:orgId', { schema: { hide: true } }, async (request, reply) => {
       const session = await requireSignedIn(request, reply);
       if (!session) return reply;
       const { orgId } = request.params as { orgId: string };
       return reply.headers(PAGE_HEADERS).redirect(`${APP_HOME}#org-${encodeURIComponent(orgId)}`, 302);
     });
+    // A change request's page: its space's preview (change requests have no page of their own yet).
+    scope.get('/app/s/:spaceId/~/changes/*', { schema: { hide: true } }, async (request, reply) => {
+      const session = await requireSignedIn(request, reply);
+      if (!session) return reply;
+      const { spaceId } = request.params as { spaceId: string };
+      return reply.headers(PAGE_HEADERS).redirect(`/app/s/${encodeURIComponent(spaceId)}/`, 302);
+    });
+    const preview = async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = await requireSignedIn(request, reply);
+      if (!session) return reply;
+      const { spaceId, '*': rest } = request.params as { spaceId: string; '*'?: string };
+      const space = await appPages.readableSpace(session.actor, spaceId);
+      if (!space) return html(reply, 404, renderNoSpace());
+      const url = new URL(request.url, deps.config.publicUrl);
+      const answer = await previews.preview(space, {
+        site: { id: space.id },
+        path: rest ?? '',
+        query: url.searchParams,
+        headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
+        url: url.toString(),
+      });
+      // A space without pages has nothing to draw; its address still answers (never a 404).
+      if (answer.status === 404 && !rest) return html(reply, 200, renderEmptySpace(space.title));
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    };
+    scope.get('/app/s/:spaceId', { schema: { hide: true } }, preview);
+    scope.get('/app/s/:spaceId/*', { schema: { hide: true } }, preview);
+
     scope.get('/app/*', { schema: { hide: true } }, async (request, reply) => {
       const session = await requireSignedIn(request, reply);
       if (!session) return reply;
