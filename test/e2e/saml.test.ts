@@ -453,6 +453,14 @@ describe('signing in through SAML', () => {
     expect(relay.text).toContain('RelayState');
     const big = await post(provider, { SAMLResponse: 'A'.repeat(600 * 1024) });
     expect(big.status).toBe(413);
+    const page = await fetch(provider.service.acsURL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: 'SAMLResponse=',
+    });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('Sign-in failed');
     const json = await fetch(provider.service.acsURL, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import * as samlify from 'samlify';
 import { generate } from 'selfsigned';
@@ -36,12 +38,14 @@ export interface TestIdp {
 }
 
 /** An identity provider with a key pair made now (samlify signing, selfsigned keys). */
-export async function makeIdp(entityID = 'https://idp.example.test/saml'): Promise<TestIdp> {
+export async function makeIdp(
+  entityID = 'https://idp.example.test/saml',
+  ssoURL = 'https://idp.example.test/sso',
+): Promise<TestIdp> {
   const keys = await generate([{ name: 'commonName', value: 'idp.example.test' }], {
     keySize: 2048,
     algorithm: 'sha256',
   });
-  const ssoURL = 'https://idp.example.test/sso';
   const idp = samlify.IdentityProvider({
     entityID,
     signingCert: keys.cert,
@@ -126,4 +130,39 @@ export function readAuthnRequest(location: string): {
 /** Decodes, changes and encodes a response again (after signing: tampering). */
 export function editResponse(base64: string, edit: (xml: string) => string): string {
   return Buffer.from(edit(Buffer.from(base64, 'base64').toString('utf8'))).toString('base64');
+}
+
+/**
+ * The IdP as a real HTTP server on loopback, for browsers: GET /sso (Redirect binding) answers a
+ * page that posts a signed response for `email` to the request's ACS, as IdPs do.
+ */
+export async function startIdpServer(email: () => string): Promise<{ idp: TestIdp; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/sso') {
+        response.writeHead(404).end();
+        return;
+      }
+      const authn = readAuthnRequest(url.toString());
+      const samlResponse = await idp.respond(
+        { entityID: authn.issuer, acsURL: authn.acsURL },
+        { inResponseTo: authn.id, email: email() },
+      );
+      const field = (name: string, value: string) =>
+        `<input type="hidden" name="${name}" value="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`;
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><form method="post" action="${authn.acsURL}">${field('SAMLResponse', samlResponse)}${field(
+            'RelayState',
+            authn.relayState ?? '',
+          )}<button>Continue</button></form><script>document.forms[0].submit()</script>`,
+        );
+    })().catch((error) => response.writeHead(500).end(String(error)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const idp = await makeIdp(`http://127.0.0.1:${port}/metadata`, `http://127.0.0.1:${port}/sso`);
+  return { idp, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

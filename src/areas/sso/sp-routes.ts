@@ -1,7 +1,10 @@
 import { parse as parseForm } from 'node:querystring';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { ApiError } from '../../errors.js';
 import { escapeHtml } from '../../html-escape.js';
 import type { App } from '../../http/types.js';
+import { renderPlainPage } from '../../publish/render/layout.js';
 import { APP_HOME } from '../sessions/return-path.js';
 import type { SignedIn } from './login.js';
 import { ACS_BODY_LIMIT } from './saml.js';
@@ -26,10 +29,11 @@ export async function ssoServiceProviderRoutes(app: App): Promise<void> {
   app.get(
     '/sso/saml/:providerId/start',
     { config: { public: true }, schema: { hide: true, params: SpParams, querystring: StartQuery } },
-    async (request, reply) => {
-      const location = await services.ssoLogin.start(request.params.providerId, request.query.return);
-      return reply.header('Cache-Control', 'no-store').redirect(location, 302);
-    },
+    async (request, reply) =>
+      forBrowsers(request, reply, async () => {
+        const location = await services.ssoLogin.start(request.params.providerId, request.query.return);
+        return reply.header('Cache-Control', 'no-store').redirect(location, 302);
+      }),
   );
 
   // The IdP posts a form: its own parser, scoped to this route, with its own size cap.
@@ -50,28 +54,50 @@ export async function ssoServiceProviderRoutes(app: App): Promise<void> {
           params: Type.Object({ providerId: Type.String({ minLength: 1, maxLength: 128 }) }),
         },
       },
-      async (request, reply) => {
-        const form = (request.body ?? {}) as Record<string, unknown>;
-        const { providerId } = request.params as { providerId: string };
-        const signedIn = await services.ssoLogin.consume(providerId, form, request.headers['user-agent']);
-        reply.header('Cache-Control', 'no-store');
-        if (signedIn.cookie) {
-          reply.header('Set-Cookie', signedIn.cookie);
-          return reply.redirect(signedIn.returnPath ?? APP_HOME, 303);
-        }
-        return reply.type('text/html; charset=utf-8').send(successPage(signedIn));
-      },
+      async (request, reply) =>
+        forBrowsers(request, reply, async () => {
+          const form = (request.body ?? {}) as Record<string, unknown>;
+          const { providerId } = request.params as { providerId: string };
+          const signedIn = await services.ssoLogin.consume(providerId, form, request.headers['user-agent']);
+          reply.header('Cache-Control', 'no-store');
+          if (signedIn.cookie) {
+            reply.header('Set-Cookie', signedIn.cookie);
+            return reply.redirect(signedIn.returnPath ?? APP_HOME, 303);
+          }
+          return reply.type('text/html; charset=utf-8').send(successPage(signedIn));
+        }),
     );
   });
 }
 
-/** Without browser sessions (tests of this area alone): a plain page saying who signed in where. */
+/**
+ * A browser (one that asks for HTML) is shown a refusal as a page with the same status and
+ * message; other clients get the API's JSON error.
+ */
+async function forBrowsers(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: () => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (!(error instanceof ApiError) || !(request.headers.accept ?? '').includes('text/html')) throw error;
+    const message = error.message.replace(/^SAML sign-in refused: /, '');
+    const main = `<h1>Sign-in failed</h1><p>${escapeHtml(message)}</p><p><a href="/login">Back to sign in</a></p>`;
+    return reply
+      .code(error.status)
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderPlainPage('Sign-in failed', main));
+  }
+}
+
+/** Without browser sessions (tests of this area alone): a page saying who signed in where. */
 function successPage(signedIn: SignedIn): string {
   const next = signedIn.returnPath ? `<p><a href="${escapeHtml(signedIn.returnPath)}">Continue</a></p>` : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Signed in</title></head>
-<body><main><h1>Signed in</h1>
-<p>You are signed in as <strong>${escapeHtml(signedIn.email)}</strong> to ${escapeHtml(signedIn.orgTitle)}.</p>
-${next}</main></body></html>
-`;
+  return renderPlainPage(
+    'Signed in',
+    `<h1>Signed in</h1><p>You are signed in as <strong>${escapeHtml(signedIn.email)}</strong> to ${escapeHtml(signedIn.orgTitle)}.</p>${next}`,
+  );
 }
