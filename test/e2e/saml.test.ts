@@ -341,6 +341,29 @@ describe('signing in through SAML', () => {
     expect((await traces(email)).user).toBe(true);
   });
 
+  it('signs in an existing account only when it is a member of this organization and of no other', async () => {
+    // Someone with an account of their own: the IdP of an organization they never joined cannot
+    // sign them in, whatever email it asserts.
+    const stranger = await createUser(server, { email: uniqueEmail('example.com') });
+    const refusedStranger = await signIn(provider, { email: stranger.email });
+    expect(refusedStranger.status).toBe(403);
+    expect(refusedStranger.text).toContain('must invite it first');
+    expect(await traces(stranger.email)).toEqual({ user: true, members: 0, sessions: 0 });
+
+    // Invited here, it signs in; its role stays what the invitation gave.
+    await addMember(admin, orgId, stranger, 'read');
+    expect((await signIn(provider, { email: stranger.email })).status).toBe(303);
+    expect((await admin.api.orgs.getMemberInOrganizationById(orgId, stranger.id)).data.role).toBe('read');
+
+    // Once it belongs to another organization too, this IdP no longer speaks for it.
+    const elsewhere = await createOrg(stranger, 'Elsewhere');
+    expect(elsewhere).toBeTruthy();
+    const refusedShared = await signIn(provider, { email: stranger.email });
+    expect(refusedShared.status).toBe(403);
+    expect(refusedShared.text).toContain('belongs to other organizations');
+    expect(await traces(stranger.email)).toEqual({ user: true, members: 2, sessions: 1 });
+  });
+
   it('refuses every response that is not exactly right, leaving no user, membership or session', async () => {
     const past = new Date(Date.now() - 60 * 60_000);
     const cases: Array<[string, (email: string) => Promise<{ status: number; text: string }>]> = [

@@ -139,6 +139,16 @@ export class MembersService {
   }
 
   /** Marks a member as signing in through the organization's single sign-on. */
+  /** How many organizations the user is a member (or guest) of. */
+  async organizationCount(db: Db | Tx, userId: string): Promise<number> {
+    const row = await db
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async markSso(tx: Tx, orgId: string, userId: string): Promise<void> {
     await tx
       .updateTable('members')

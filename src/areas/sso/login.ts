@@ -36,7 +36,7 @@ export interface SsoLoginNeeds {
   requests: SamlRequestStore;
   orgs: Pick<OrgsService, 'findRow'>;
   users: Pick<UsersService, 'findOrCreateIn'>;
-  members: Pick<MembersService, 'roleOf' | 'add' | 'markSso'>;
+  members: Pick<MembersService, 'roleOf' | 'add' | 'markSso' | 'organizationCount'>;
   teams: Pick<TeamsService, 'join'>;
   sessions: SsoSessions | null;
 }
@@ -167,6 +167,19 @@ export class SsoLoginService {
     const result = await this.deps.db.transaction().execute(async (tx) => {
       const { user, created } = await this.services.users.findOrCreateIn(tx, { email });
       const member = await this.services.members.roleOf(tx, row.org_id, user.id);
+      // The organization's admins choose its IdP and its email domains, so what the IdP asserts
+      // is the organization's word only about its own people. An account that already exists
+      // is signed in only when it is a member of this organization and of no other: otherwise
+      // an admin could sign in as anyone whose email their IdP claims, into everything that
+      // person may do elsewhere.
+      if (!created && !member)
+        throw refused(
+          `an account with ${email} already exists and is not a member of ${org.title}: an admin must invite it first`,
+        );
+      if (!created && (await this.services.members.organizationCount(tx, user.id)) > 1)
+        throw refused(
+          `the account of ${email} belongs to other organizations too, and an identity provider signs in only accounts of its own organization; sign in with a login link instead (quire login-link)`,
+        );
       if (!member) await this.services.members.add(tx, row.org_id, user.id, row.default_role);
       if (!member && row.default_team_id)
         await this.services.teams.join(tx, row.org_id, row.default_team_id, user.id);
