@@ -97,7 +97,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     jobs: s.jobs,
     blobs: s.blobs,
     outbound: s.outbound,
-    ties: { specChanged: (tx, orgId) => s.searchEngine.specChanged(tx, orgId) },
+    ties: { specChanged: (tx, orgId, slug) => s.searchEngine.specChanged(tx, orgId, slug) },
   });
 
   // People and organizations. Members, teams and users are named by the areas built on them;

@@ -15,6 +15,7 @@ import * as searchTiers from './migrations/0012-search-tiers.js';
 import * as openapi from './migrations/0013-openapi.js';
 import * as sessions from './migrations/0014-sessions.js';
 import * as saml from './migrations/0015-saml.js';
+import * as searchPageSpecs from './migrations/0016-search-page-specs.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-openapi': openapi,
   '0014-sessions': sessions,
   '0015-saml': saml,
+  '0016-search-page-specs': searchPageSpecs,
 };
 
 class StaticProvider implements MigrationProvider {

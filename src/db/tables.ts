@@ -454,6 +454,8 @@ export interface SearchPagesTable {
   hidden: Flag;
   /** The page's number in its space (part of its sections' ids on SQLite); null before 0011. */
   num: number | null;
+  /** The OpenAPI specs the page draws, `|slug|slug|` in lower case; null when none (or before 0016). */
+  specs: string | null;
 }
 
 /** The number of each indexed space (part of its sections' ids on SQLite). */

@@ -40,9 +40,10 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
 /**
  * Bump when analysis or what is indexed changes: every space is then re-indexed by the
  * reconciliation (2: section keys; 3: SQLite title and heading tier tables; 4: sections as
- * the site reads them, conditional content and hidden, unindexed or conditional pages left out).
+ * the site reads them, conditional content and hidden, unindexed or conditional pages left out;
+ * 5: the words of OpenAPI operations, and the specs each page draws).
  */
-export const ANALYZER_VERSION = 4;
+export const ANALYZER_VERSION = 5;
 
 export const MAX_TERM = 64;
 

@@ -97,6 +97,10 @@ export class SearchEngine {
       const { spaceId } = payload as { spaceId?: unknown };
       if (typeof spaceId === 'string') await this.indexer.sync(spaceId);
     });
+    jobs.register('search.spec', async (payload) => {
+      const { orgId, slug } = payload as { orgId?: unknown; slug?: unknown };
+      if (typeof orgId === 'string' && typeof slug === 'string') await this.refreshSpec(orgId, slug);
+    });
     jobs.register('search.reconcile', async () => {
       const { remaining } = await this.reconcile(RECONCILE_BUDGET_MS);
       if (remaining) await jobs.enqueue('search.reconcile', {});
@@ -110,17 +114,36 @@ export class SearchEngine {
   }
 
   /**
-   * A specification of the organization changed: pages that draw its operations hold other
-   * words now. Nothing records which pages draw which spec, so every space of the
-   * organization is indexed again (specs change seldom; a page's own edits stay incremental).
+   * A specification of the organization changed (new version, or deleted): the pages that draw
+   * its operations hold other words now. They are indexed again once `tx` commits.
    */
-  async specChanged(tx: Tx, orgId: string): Promise<void> {
-    await tx
-      .updateTable('search_spaces')
-      .set({ version: -1 })
-      .where('space_id', 'in', (eb) => eb.selectFrom('spaces').select('id').where('org_id', '=', orgId))
+  async specChanged(tx: Tx, orgId: string, slug: string): Promise<void> {
+    await this.jobs.enqueue('search.spec', { orgId, slug: slug.toLowerCase() }, { tx });
+  }
+
+  /** Indexes again the pages of the organization's spaces that draw the spec `slug`. */
+  private async refreshSpec(orgId: string, slug: string): Promise<void> {
+    const rows = await this.deps.db
+      .selectFrom('search_pages as p')
+      .innerJoin('spaces as s', 's.id', 'p.space_id')
+      .select(['p.space_id', 'p.page_id', 'p.specs'])
+      .where('s.org_id', '=', orgId)
+      .where('p.specs', 'is not', null)
       .execute();
-    await this.jobs.enqueue('search.reconcile', {}, { tx });
+    const bySpace = new Map<string, string[]>();
+    for (const row of rows) {
+      if (!row.specs?.includes(`|${slug}|`)) continue;
+      const pages = bySpace.get(row.space_id) ?? [];
+      pages.push(row.page_id);
+      bySpace.set(row.space_id, pages);
+    }
+    for (const [spaceId, pageIds] of bySpace) {
+      try {
+        await this.indexer.refreshPages(spaceId, pageIds);
+      } catch (error) {
+        this.deps.log.error({ err: error, spaceId }, 'search index refresh for a spec failed');
+      }
+    }
   }
 
   /** At start-up: catch up with whatever changed while no worker ran. */

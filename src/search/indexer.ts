@@ -149,9 +149,36 @@ export class SearchIndexer {
     });
   }
 
+  /**
+   * Indexes `pageIds` of a space again, as of the revision its index holds: a spec they draw
+   * changed, not the pages. The space is brought up to date first, so pages that changed
+   * meanwhile are not left with the older words.
+   */
+  async refreshPages(spaceId: string, pageIds: string[]): Promise<void> {
+    await this.sync(spaceId);
+    for (let attempt = 0; ; attempt++) {
+      const { db } = this.deps;
+      const state = await db
+        .selectFrom('search_spaces as x')
+        .innerJoin('spaces as s', 's.id', 'x.space_id')
+        .select(['s.org_id', 'x.revision_id', 'x.tree_hash', 'x.language'])
+        .where('x.space_id', '=', spaceId)
+        .executeTakeFirst();
+      if (!state) return;
+      const snapshot = await this.services.store.snapshot(db, state.tree_hash);
+      const { pages } = await this.prepare(state.org_id, snapshot, undefined, new Set(pageIds));
+      const outcome = await this.write(spaceId, state.revision_id, (tx) =>
+        this.index.writePages(tx, spaceId, state.language ?? null, pageIds, pages),
+      );
+      if (outcome === 'done') return;
+      // The space's index moved on meanwhile: catch up, then read the pages again.
+      if (attempt >= 3) throw new Error(`search index of space ${spaceId} kept changing during a refresh`);
+      await this.sync(spaceId);
+    }
+  }
+
   /** The processed specifications the pages draw, by lower-case slug. */
-  private async specDocuments(orgId: string, markdowns: string[]): Promise<Map<string, unknown>> {
-    const slugs = new Set(markdowns.flatMap(specSlugsIn));
+  private async specDocuments(orgId: string, slugs: Set<string>): Promise<Map<string, unknown>> {
     const documents = new Map<string, unknown>();
     for (const slug of slugs) {
       const document = await this.services.openapi.latestDocument(orgId, slug);
@@ -177,7 +204,8 @@ export class SearchIndexer {
       documents.flatMap((page) => (page.body ? [page.body] : [])),
     );
     const markdownOf = (page: PageNode) => (page.body ? (bodies.get(page.body) ?? '') : '');
-    const apiText = apiBlockText(await this.specDocuments(orgId, documents.map(markdownOf)));
+    const specsOf = new Map(documents.map((page) => [page.id, specSlugsIn(markdownOf(page))]));
+    const apiText = apiBlockText(await this.specDocuments(orgId, new Set([...specsOf.values()].flat())));
     const pages = documents.map((page): IndexedPage => {
       const sections = splitSections(markdownOf(page), apiText).map((section, position) => ({
         ...section,
@@ -192,6 +220,7 @@ export class SearchIndexer {
         title: page.title,
         description: page.description ?? '',
         sections,
+        specs: specsOf.get(page.id)!,
       };
     });
 

@@ -34,6 +34,8 @@ export interface IndexedPage extends PagePlace {
   title: string;
   description: string;
   sections: IndexedSection[];
+  /** Lower-case slugs of the OpenAPI specs whose operations the page draws. */
+  specs: string[];
 }
 
 /** Which pages a search may return. */
@@ -237,6 +239,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
             ancestors: JSON.stringify(page.ancestors),
             hidden: page.hidden ? 1 : 0,
             num: nums.get(page.pageId)!,
+            specs: page.specs.length > 0 ? `|${page.specs.join('|')}|` : null,
           })),
         )
         .execute();

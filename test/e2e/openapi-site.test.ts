@@ -143,6 +143,13 @@ describe('API references on a published site', () => {
     // The operation id of GET /v1/payments/{payment_id} is only in the spec.
     expect(await hits('getPayment')).toContain('Payments');
 
+    const indexed = () =>
+      server.database.db
+        .selectFrom('search_spaces')
+        .select(['revision_id', 'indexed_at'])
+        .where('space_id', '=', spaceId)
+        .executeTakeFirstOrThrow();
+    const indexedBefore = await indexed();
     const before = await visit(`${root}api/payments`);
     const changed = SPEC.replace('summary: Create a payment', 'summary: Initiate a zorbulated payment');
     const put = await owner.api.orgs.createOrUpdateOpenApiSpecBySlug(orgId, 'lumen-api', {
@@ -154,6 +161,8 @@ describe('API references on a published site', () => {
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
     expect(after.body).toContain('Initiate a zorbulated payment');
     expect(await hits('zorbulated')).toContain('Payments');
+    // Only the pages that draw the spec were indexed again, not the space.
+    expect(await indexed()).toEqual(indexedBefore);
   });
 
   it('renders a notice, never an error, for a spec the organization does not have', async () => {

@@ -38,7 +38,7 @@ export interface ProcessingNeeds {
 /** What other areas keep of specs' content and are told when it changes. */
 export interface OpenApiTies {
   /** A spec of the organization got a new version or went: what was read from it is stale. */
-  specChanged(tx: Tx, orgId: string): Promise<void>;
+  specChanged(tx: Tx, orgId: string, slug: string): Promise<void>;
 }
 
 export class SpecProcessor {
@@ -176,7 +176,7 @@ export class SpecProcessor {
             created_at: now,
           })
           .execute();
-        await this.services.ties.specChanged(tx, spec.org_id);
+        await this.services.ties.specChanged(tx, spec.org_id, spec.slug_key);
       }
       await tx
         .updateTable('openapi_specs')

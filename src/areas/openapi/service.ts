@@ -326,7 +326,7 @@ export class OpenApiService {
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('openapi_spec_versions').where('spec_id', '=', row.id).execute();
       await tx.deleteFrom('openapi_specs').where('id', '=', row.id).execute();
-      if (row.last_version_id) await this.services.ties.specChanged(tx, orgId);
+      if (row.last_version_id) await this.services.ties.specChanged(tx, orgId, row.slug_key);
     });
   }
 
