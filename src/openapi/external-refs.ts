@@ -7,6 +7,7 @@ import {
 import type { OutboundClient } from '../http/outbound.js';
 import type { JsonValue, ProcessingIssue } from './document.js';
 import { parseSpecText, SpecParseError } from './parse-text.js';
+import { someRef } from './ref-walk.js';
 
 /**
  * Pulls the files a specification refers to (`$ref: ./schemas.json#/Pet`,
@@ -52,20 +53,7 @@ const ACCEPT = 'application/json, application/yaml, text/yaml, text/plain;q=0.5,
 
 /** Whether any `$ref` leaves the document: when none does, bundling has nothing to do. */
 export function hasExternalRefs(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    const ref = record.$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) return true;
-    for (const key in record) stack.push(record[key]);
-  }
-  return false;
+  return someRef(value, (ref) => !ref.startsWith('#'));
 }
 
 function isHttpUrl(value: string): boolean {
