@@ -30,8 +30,20 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { isolatedStore } from '../../test/helpers/cli.js';
-import { freePort, median, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import { escapeHtml } from '../../src/html-escape.js';
+import { median, ROOT } from '../lib.js';
+import {
+  type Api,
+  api,
+  fmt,
+  log,
+  progress,
+  type Rendered,
+  seconds,
+  startBaseline,
+  startQuire,
+  warm,
+} from '../site/harness.js';
 import { loadPages, type PageRequest, type PagesLoadResult } from '../site/load.js';
 import {
   baselineProcessor,
@@ -50,106 +62,16 @@ const PROCESS_ROUNDS = Number(process.env.BENCH_PROCESS_ROUNDS ?? 7);
 const E2E_ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 3);
 const PAGES = Number(process.env.BENCH_PAGES ?? 100);
 const TESTS = (process.env.BENCH_TESTS ?? 'P,E,A,B').split(',');
-const TOKEN = 'bench-admin-token-0123456789abcdefghijkl';
 const SLUG = 'bench';
 const BATCH = 50;
 const PROCESS_TARGET = 1.5;
 const LOAD_TARGET = 0.9;
-/** Hop-by-hop and per-response headers the baseline writes itself. */
-const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
-let lastProgress = 0;
-/** A progress line: rewritten in place on a terminal, else printed every few seconds. */
-function progress(line: string, done: boolean) {
-  if (process.stdout.isTTY) process.stdout.write(`\r${line}   ${done ? '\n' : ''}`);
-  else if (done || performance.now() - lastProgress > 5000) {
-    lastProgress = performance.now();
-    log(line);
-  }
-}
-
 /** Nearest-rank percentile. */
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
-
-async function startQuire(databaseUrl: string | null, specPort: number) {
-  const store = await isolatedStore(databaseUrl);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const profile = process.env.BENCH_CPU_PROF;
-  const child = startProcess(
-    process.execPath,
-    [
-      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-      path.join(ROOT, 'dist/main.js'),
-      'serve',
-    ],
-    {
-      DATABASE_URL: '',
-      ...store.env,
-      PORT: String(port),
-      QUIRE_PUBLIC_URL: url,
-      QUIRE_ADMIN_TOKEN: TOKEN,
-      QUIRE_RATE_LIMIT: '0',
-      // Published-site requests are limited per visitor address on their own (6,000 a minute).
-      QUIRE_SITE_RATE_LIMIT: '0',
-      QUIRE_OUTBOUND_ALLOW: `127.0.0.1:${specPort}`,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    },
-  );
-  try {
-    await waitFor200(`${url}/healthz`);
-  } catch (error) {
-    await stop(child);
-    await store.cleanup();
-    throw error;
-  }
-  return {
-    url,
-    async close() {
-      await stop(child);
-      await store.cleanup();
-    },
-  };
-}
-
-async function startBaseline(pagesFile: string, probe: string) {
-  const port = await freePort();
-  const child = startProcess(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/site/baseline-server.ts')],
-    { PORT: String(port), BASELINE_PAGES: pagesFile },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor200(`${url}${probe}`, 120_000);
-  return { url, close: () => stop(child) };
-}
-
-function api(base: string) {
-  return async <T = Record<string, unknown>>(
-    method: string,
-    route: string,
-    payload?: unknown,
-  ): Promise<T> => {
-    const res = await fetch(`${base}/v1${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-}
-type Api = ReturnType<typeof api>;
 
 interface SpecState {
   processingState: string;
@@ -259,73 +181,6 @@ async function seed(call: Api, orgId: string, operations: Operation[]) {
   return { pages, seedMs };
 }
 
-interface Rendered {
-  url: string;
-  path: string;
-  etag: string;
-  body: string;
-  headers: Record<string, string>;
-  notModified: Record<string, string>;
-  ms: number;
-}
-
-function keptHeaders(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!OWN_HEADERS.has(name.toLowerCase())) kept[name] = value;
-  });
-  return kept;
-}
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-
-/**
- * One GET of every page, in order, timed, each checked to draw its operation (not a notice);
- * then one revalidation of each (must be 304).
- */
-async function warm(urls: Array<{ url: string; operation: Operation }>): Promise<Rendered[]> {
-  const out: Rendered[] = [];
-  const started = performance.now();
-  for (const { url, operation: op } of urls) {
-    const t0 = performance.now();
-    const res = await fetch(url, { redirect: 'manual' });
-    const body = await res.text();
-    const elapsed = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
-    const etag = res.headers.get('etag');
-    if (!etag) throw new Error(`GET ${url} answered no ETag`);
-    if (/is not available\.|is not in |Error while loading this API reference/.test(body))
-      throw new Error(`GET ${url} drew a notice instead of ${op.method} ${op.path}`);
-    if (!body.includes(escapeHtml(op.summary)) || !body.includes('curl'))
-      throw new Error(`GET ${url} does not draw ${op.method} ${op.path} (“${op.summary}”, curl sample)`);
-    out.push({
-      url,
-      path: new URL(url).pathname,
-      etag,
-      body,
-      headers: keptHeaders(res.headers),
-      notModified: {},
-      ms: elapsed,
-    });
-    progress(
-      `  first render: ${out.length}/${urls.length} pages in ${seconds(performance.now() - started)}`,
-      out.length === urls.length,
-    );
-  }
-  for (const page of out) {
-    const res = await fetch(page.url, { redirect: 'manual', headers: { 'if-none-match': page.etag } });
-    await res.arrayBuffer();
-    if (res.status !== 304) throw new Error(`GET ${page.url} with its ETag -> ${res.status}`);
-    page.notModified = keptHeaders(res.headers);
-  }
-  return out;
-}
-
-function fmt(r: PagesLoadResult): string {
-  return `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ${(r.bytesPerSec / 1e6).toFixed(0).padStart(4)} MB/s  unexpected ${r.unexpected}  errors ${r.errors}`;
-}
-
 interface Summary {
   processing?: ProcessingFigures;
   e2e?: { cold: number; warm: number[] };
@@ -353,7 +208,7 @@ async function run(label: string, databaseUrl: string | null, spec: SplitSpec, s
   if (TESTS.includes('P')) summary.processing = await processing(spec, server);
 
   log(`${label}: server`);
-  const quire = await startQuire(databaseUrl, server.port);
+  const quire = await startQuire(databaseUrl, { QUIRE_OUTBOUND_ALLOW: `127.0.0.1:${server.port}` });
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-openapi-'));
   try {
     const call = api(quire.url);
@@ -380,7 +235,17 @@ async function run(label: string, databaseUrl: string | null, spec: SplitSpec, s
       `  seeded and published in ${seconds(seeded.seedMs)}: ${seeded.pages.length} page URLs under ${seeded.pages[0]!.url}`,
     );
 
-    const pages = await warm(seeded.pages);
+    // Each page must draw its operation, not a notice.
+    const pages = await warm(
+      seeded.pages.map((page) => page.url),
+      (index, body) => {
+        const { url, operation: op } = seeded.pages[index]!;
+        if (/is not available\.|is not in |Error while loading this API reference/.test(body))
+          throw new Error(`GET ${url} drew a notice instead of ${op.method} ${op.path}`);
+        if (!body.includes(escapeHtml(op.summary)) || !body.includes('curl'))
+          throw new Error(`GET ${url} does not draw ${op.method} ${op.path} (“${op.summary}”, curl sample)`);
+      },
+    );
     const renderMs = pages.map((p) => p.ms);
     const slowest = pages.reduce((a, b) => (b.ms > a.ms ? b : a));
     const htmlKb = pages.reduce((n, p) => n + Buffer.byteLength(p.body), 0) / pages.length / 1024;

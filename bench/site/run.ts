@@ -17,9 +17,9 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isolatedStore } from '../../test/helpers/cli.js';
-import { freePort, median, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import { median, ROOT } from '../lib.js';
 import { docsPages, type PageSpec } from './content.js';
+import { api, fmt, log, progress, seconds, startBaseline, startQuire, warm } from './harness.js';
 import { loadPages, type PageRequest, type PagesLoadResult } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,94 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Which load tests to run. */
 const TESTS = (process.env.BENCH_TESTS ?? 'A,B').split(',');
-const TOKEN = 'bench-admin-token-0123456789abcdefghijkl';
 const BATCH = 50;
-/** Hop-by-hop and per-response headers the baseline writes itself. */
-const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-let lastProgress = 0;
-/** A progress line: rewritten in place on a terminal, else printed every few seconds. */
-function progress(line: string, done: boolean) {
-  if (process.stdout.isTTY) process.stdout.write(`\r${line}   ${done ? '\n' : ''}`);
-  else if (done || performance.now() - lastProgress > 5000) {
-    lastProgress = performance.now();
-    log(line);
-  }
-}
-
-async function startQuire(databaseUrl: string | null) {
-  const store = await isolatedStore(databaseUrl);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const profile = process.env.BENCH_CPU_PROF;
-  const child = startProcess(
-    process.execPath,
-    [
-      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-      path.join(ROOT, 'dist/main.js'),
-      'serve',
-    ],
-    {
-      DATABASE_URL: '',
-      ...store.env,
-      PORT: String(port),
-      QUIRE_PUBLIC_URL: url,
-      QUIRE_ADMIN_TOKEN: TOKEN,
-      QUIRE_RATE_LIMIT: '0',
-      QUIRE_SITE_RATE_LIMIT: '0',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    },
-  );
-  try {
-    await waitFor200(`${url}/healthz`);
-  } catch (error) {
-    await stop(child);
-    await store.cleanup();
-    throw error;
-  }
-  return {
-    url,
-    async close() {
-      await stop(child);
-      await store.cleanup();
-    },
-  };
-}
-
-async function startBaseline(pagesFile: string, probe: string) {
-  const port = await freePort();
-  const child = startProcess(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/site/baseline-server.ts')],
-    { PORT: String(port), BASELINE_PAGES: pagesFile },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor200(`${url}${probe}`, 120_000);
-  return { url, close: () => stop(child) };
-}
-
-function api(base: string) {
-  return async <T = Record<string, unknown>>(
-    method: string,
-    route: string,
-    payload?: unknown,
-  ): Promise<T> => {
-    const res = await fetch(`${base}/v1${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-}
-
 /** The space, written 50 inserts per change request, each merged; then the site, published. */
 async function seed(base: string, specs: PageSpec[]) {
   const call = api(base);
@@ -184,63 +97,6 @@ async function seed(base: string, specs: PageSpec[]) {
     i === 0 ? root : rootDir + p.split('/').map(encodeURIComponent).join('/'),
   );
   return { urls, seedMs };
-}
-
-interface Rendered {
-  url: string;
-  path: string;
-  etag: string;
-  body: string;
-  headers: Record<string, string>;
-  notModified: Record<string, string>;
-  ms: number;
-}
-
-function keptHeaders(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!OWN_HEADERS.has(name.toLowerCase())) kept[name] = value;
-  });
-  return kept;
-}
-
-/** One GET of every page, in order, timed; then one revalidation of each (must be 304). */
-async function warm(urls: string[]): Promise<Rendered[]> {
-  const out: Rendered[] = [];
-  const started = performance.now();
-  for (const url of urls) {
-    const t0 = performance.now();
-    const res = await fetch(url, { redirect: 'manual' });
-    const body = await res.text();
-    const ms = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
-    const etag = res.headers.get('etag');
-    if (!etag) throw new Error(`GET ${url} answered no ETag`);
-    out.push({
-      url,
-      path: new URL(url).pathname,
-      etag,
-      body,
-      headers: keptHeaders(res.headers),
-      notModified: {},
-      ms,
-    });
-    progress(
-      `  first render: ${out.length}/${urls.length} pages in ${seconds(performance.now() - started)}`,
-      out.length === urls.length,
-    );
-  }
-  for (const page of out) {
-    const res = await fetch(page.url, { redirect: 'manual', headers: { 'if-none-match': page.etag } });
-    await res.arrayBuffer();
-    if (res.status !== 304) throw new Error(`GET ${page.url} with its ETag -> ${res.status}`);
-    page.notModified = keptHeaders(res.headers);
-  }
-  return out;
-}
-
-function fmt(r: PagesLoadResult): string {
-  return `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ${(r.bytesPerSec / 1e6).toFixed(0).padStart(4)} MB/s  unexpected ${r.unexpected}  errors ${r.errors}`;
 }
 
 async function run(label: string, databaseUrl: string | null) {
