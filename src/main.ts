@@ -23,6 +23,8 @@ Commands:
 
 Configuration comes from the environment; see the README.`;
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -71,13 +73,30 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const running = await (await server()).serve(config, out);
-      const stop = async (signal: string) => {
-        err(`Received ${signal}, shutting down`);
-        await running.close();
-        process.exit(0);
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) {
+          err(`Received ${signal} again, exiting without waiting`);
+          process.exit(1);
+        }
+        stopping = true;
+        err(`Received ${signal}, shutting down (finishing requests and the job in hand)`);
+        // A job or a client that holds on must not keep the process alive for good: what is left
+        // unfinished is recovered by the next start (jobs are leased).
+        setTimeout(() => {
+          err(`Shutdown took more than ${SHUTDOWN_GRACE_MS / 1000} s, exiting without waiting`);
+          process.exit(1);
+        }, SHUTDOWN_GRACE_MS).unref();
+        running.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            err(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+            process.exit(1);
+          },
+        );
       };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
       return -1;
     }
     case 'migrate': {

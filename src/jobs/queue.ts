@@ -79,6 +79,8 @@ export class JobQueue {
   private readonly schedules = new Map<string, { intervalMs: number; kind: string; payload: unknown }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  /** Set by stop: the worker finishes the job in hand and claims no other. */
+  private stopping = false;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
@@ -161,6 +163,7 @@ export class JobQueue {
   /** Starts polling; jobs enqueued by this process also wake it at once. */
   start(): void {
     if (this.timer) return;
+    this.stopping = false;
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
     this.wake();
@@ -169,6 +172,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.stopping = true;
     await this.running;
   }
 
@@ -232,6 +236,9 @@ export class JobQueue {
     let ran = 0;
     const dead = await this.deadHolders();
     for (;;) {
+      // A stopping server must not drain the whole queue first: what is left waits for the next
+      // worker, which claims it at once.
+      if (this.stopping) return ran;
       const job = await this.claim(dead);
       if (!job) return ran;
       await this.execute(job);

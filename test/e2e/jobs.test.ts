@@ -146,6 +146,41 @@ describe('job queue', () => {
     if (process.env.DATABASE_URL) expect(ran.filter((n) => n > 0).length).toBeGreaterThan(1);
   });
 
+  it('stops after the job in hand, leaving the rest of the queue to the next worker', async () => {
+    const clock = new ManualClock('2026-05-04T12:00:00.000Z');
+    const database = await open();
+    const worker = queue(database, clock);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((r) => {
+      started = r;
+    });
+    const ran: string[] = [];
+    worker.register('step', async (_payload, { jobId }) => {
+      started();
+      await held;
+      ran.push(jobId);
+    });
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) ids.push(await worker.enqueue('step', { n }));
+    worker.start();
+    await running;
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(ran).toHaveLength(1);
+    const statuses = await Promise.all(ids.map(async (id) => (await worker.get(id))?.status));
+    expect(statuses.sort()).toEqual(['done', 'queued', 'queued']);
+
+    const next = queue(database, clock);
+    next.register('step', async (_payload, { jobId }) => void ran.push(jobId));
+    expect(await next.runDue()).toBe(2);
+    expect(new Set(ran)).toEqual(new Set(ids));
+  });
+
   it('reclaims a job whose worker stopped renewing its lease', async () => {
     const clock = new ManualClock('2026-05-05T00:00:00.000Z');
     const database = await open();

@@ -99,11 +99,7 @@ export async function startCliServer(env: Record<string, string>): Promise<CliSe
             url,
             output,
             process: child,
-            stop: () =>
-              new Promise((done) => {
-                child.once('exit', () => done());
-                child.kill('SIGTERM');
-              }),
+            stop: () => stopChild(child, output),
           });
         }
       }
@@ -113,6 +109,29 @@ export async function startCliServer(env: Record<string, string>): Promise<CliSe
     child.once('exit', (code) =>
       reject(new Error(`quire serve exited with ${code}:\n${output.join('\n')}${buffer}`)),
     );
+  });
+}
+
+/**
+ * SIGTERM, then wait for the exit. A server that is already gone resolves at once; one that has
+ * not exited well after its own shutdown grace is killed, and the test fails with its last words.
+ */
+function stopChild(child: ChildProcess, output: string[]): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `quire serve did not exit 30 s after SIGTERM; its last lines:\n${output.slice(-30).join('\n')}`,
+        ),
+      );
+    }, 30_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }
 
