@@ -6,6 +6,8 @@ export interface Actor {
   email: string;
   /** Set when the request came with the session cookie rather than a bearer token. */
   sessionId?: string;
+  /** For a session signed in through a SAML provider: the provider's organization. */
+  ssoOrgId?: string;
 }
 
 /** The domain part of an email address, lower-cased. */

@@ -9,6 +9,7 @@ import { CONTENT_RULES, type ContentAction, contentAllows, resolveRole } from '.
 import { chainWithGrants, grantsOf } from './content-queries.js';
 import { ORG_RULES, type OrgAction, orgAllows } from './org-policy.js';
 import type { MemberRole } from './roles.js';
+import { requireSignInMethod } from './sign-in-policy.js';
 
 export interface OrgMembership {
   orgId: string;
@@ -62,11 +63,12 @@ export class Authorizer {
       deps.db,
       (p: { orgId: string; userId: string }) =>
         deps.db
-          .selectFrom('members')
-          .select(['role'])
-          .where('org_id', '=', p.orgId)
-          .where('user_id', '=', p.userId)
-          .where('disabled', '=', 0),
+          .selectFrom('members as m')
+          .innerJoin('organizations as o', 'o.id', 'm.org_id')
+          .select(['m.role', 'm.sso as member_sso', 'o.sso as org_sso', 'o.title as org_title'])
+          .where('m.org_id', '=', p.orgId)
+          .where('m.user_id', '=', p.userId)
+          .where('m.disabled', '=', 0),
       deps.database.cache,
     );
   }
@@ -74,6 +76,12 @@ export class Authorizer {
   async membership(actor: Actor, orgId: string): Promise<OrgMembership | undefined> {
     const row = await this.memberRole.first({ orgId, userId: actor.userId });
     if (!row) return undefined;
+    requireSignInMethod(actor, {
+      orgId,
+      orgTitle: row.org_title,
+      orgSso: row.org_sso,
+      memberSso: row.member_sso,
+    });
     await this.markSeen(actor.userId, orgId);
     return { orgId, role: row.role };
   }

@@ -3,10 +3,12 @@ import { rawRequest } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser, uniqueEmail } from '../helpers/factories.js';
 import {
-  editResponse,
   makeIdp,
+  postToAcs,
   type ResponseOptions,
-  readAuthnRequest,
+  type SamlProvider,
+  samlSignIn,
+  startSignIn,
   type TestIdp,
 } from '../helpers/saml-idp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -18,11 +20,7 @@ let idp: TestIdp;
 let otherIdp: TestIdp;
 let teamId: string;
 
-interface Provider {
-  id: string;
-  status: string;
-  service: { acsURL: string; startURL: string; entityID: string };
-}
+type Provider = SamlProvider;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -40,32 +38,10 @@ async function createProvider(body: Record<string, unknown>, org = orgId): Promi
   return data as unknown as Provider;
 }
 
-/** GET start: the AuthnRequest of the redirect. */
-async function start(provider: Provider, returnTo?: string) {
-  const url = new URL(provider.service.startURL);
-  if (returnTo !== undefined) url.searchParams.set('return', returnTo);
-  const response = await fetch(url, { redirect: 'manual' });
-  expect(response.status).toBe(302);
-  return readAuthnRequest(response.headers.get('location')!);
-}
-
-async function post(provider: Provider, form: Record<string, string>) {
-  const response = await fetch(provider.service.acsURL, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-    redirect: 'manual',
-  });
-  return { status: response.status, text: await response.text(), headers: response.headers };
-}
-
-/** A whole sign-in: start, the IdP's signed response to that request (changed by `options`), ACS. */
-async function signIn(provider: Provider, options: ResponseOptions = {}, edit?: (xml: string) => string) {
-  const request = await start(provider);
-  let response = await idp.respond(provider.service, { inResponseTo: request.id, ...options });
-  if (edit) response = editResponse(response, edit);
-  return post(provider, { SAMLResponse: response, RelayState: request.relayState! });
-}
+const start = startSignIn;
+const post = postToAcs;
+const signIn = (provider: Provider, options: ResponseOptions = {}, edit?: (xml: string) => string) =>
+  samlSignIn(idp, provider, options, edit);
 
 /** What a person has in the database: user, memberships, sessions. */
 async function traces(email: string) {
@@ -490,5 +466,92 @@ describe('signing in through SAML', () => {
       body: 'SAMLResponse=x',
     });
     expect(json.status).toBe(415);
+  });
+});
+
+describe('organizations that require SSO (sso: true)', () => {
+  it('refuses a disabled membership at sign-in, leaving no session', async () => {
+    const provider = await createProvider({ label: 'Disabled check', ...configured() });
+    const email = uniqueEmail('example.com');
+    expect((await signIn(provider, { email })).status).toBe(303);
+    const user = await server.app.quire.services.users.findByEmail(email);
+    await server.database.db
+      .updateTable('members')
+      .set({ disabled: 1 })
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', user!.id)
+      .execute();
+    const refused = await signIn(provider, { email });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('disabled');
+    expect(await traces(email)).toEqual({ user: true, members: 1, sessions: 1 });
+  });
+
+  it('lets its SSO members in only through its own providers; other members and tokens are not concerned', async () => {
+    const owner = await createUser(server, { email: uniqueEmail('example.com') });
+    const enforced = await createOrg(owner, 'Enforced');
+    const { data: space } = await owner.api.orgs.createSpace(enforced, { title: 'Handbook' });
+    const { data: created } = await owner.api.orgs.createOrganizationSamlProvider(enforced, {
+      label: 'Corp IdP',
+      ...configured(),
+      defaultRole: 'read',
+    } as never);
+    const provider = created as unknown as Provider;
+    const email = uniqueEmail('example.com');
+    const viaSso = await signIn(provider, { email });
+    expect(viaSso.status, viaSso.text).toBe(303);
+    const ssoCookie = viaSso.headers.get('set-cookie')!.split(';')[0]!;
+    const member = (await server.app.quire.services.users.findByEmail(email))!;
+    const { sessions } = server.app.quire.services;
+    const cookieOf = async (userId: string, source: string) =>
+      `quire_session=${(await sessions.start(userId, source)).cookieValue}`;
+    const linkCookie = await cookieOf(member.id, 'link');
+    // A session opened by another organization's provider does not open this one either.
+    const otherOrg = await createOrg(admin, 'Other IdP org');
+    const other = await createProvider({ label: 'Other', ...configured() }, otherOrg);
+    const otherCookie = await cookieOf(member.id, `saml:${other.id}`);
+    const ownerLink = await cookieOf(owner.id, 'link');
+    const get = (path: string, cookie: string) =>
+      rawRequest(server.url, 'GET', path, { headers: { cookie } });
+    const orgPath = `/v1/orgs/${enforced}`;
+    const spacePath = `/v1/spaces/${space.id}`;
+
+    // Stored only: every way in works while the setting is off.
+    expect((await get(orgPath, linkCookie)).status).toBe(200);
+    await owner.api.orgs.updateOrganizationById(enforced, { sso: true });
+    try {
+      for (const path of [orgPath, `${orgPath}/spaces`, spacePath]) {
+        expect((await get(path, ssoCookie)).status, path).toBe(200);
+        for (const cookie of [linkCookie, otherCookie]) {
+          const refused = await get(path, cookie);
+          expect(refused.status, path).toBe(403);
+          expect(refused.text).toContain('sign in through its identity provider');
+        }
+        // The owner is no SSO member: setting the rule locks no admin out.
+        expect((await get(path, ownerLink)).status, path).toBe(200);
+      }
+      // An API token is the person's own, not a session.
+      const issued = await server.app.quire.services.tokens.create(member.id, 'cli');
+      const bearer = await rawRequest(server.url, 'GET', orgPath, { token: issued.token });
+      expect(bearer.status).toBe(200);
+
+      // The signed-in pages offer the organization's own sign-in rather than an error.
+      const landing = await fetch(`${server.url}/app`, { headers: { cookie: linkCookie } });
+      expect(landing.status).toBe(200);
+      expect(await landing.text()).toContain(`href="/login?org=${enforced}"`);
+      const preview = await fetch(`${server.url}/app/s/${space.id}/`, {
+        headers: { cookie: linkCookie },
+        redirect: 'manual',
+      });
+      expect(preview.status).toBe(302);
+      expect(preview.headers.get('location')).toBe(
+        `/login?org=${enforced}&return=${encodeURIComponent(`/app/s/${space.id}/`)}`,
+      );
+      const login = await (await fetch(`${server.url}${preview.headers.get('location')}`)).text();
+      expect(login).toContain(provider.service.startURL);
+    } finally {
+      await owner.api.orgs.updateOrganizationById(enforced, { sso: false });
+    }
+    expect((await get(orgPath, linkCookie)).status).toBe(200);
   });
 });

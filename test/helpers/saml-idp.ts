@@ -127,6 +127,46 @@ export function readAuthnRequest(location: string): {
   };
 }
 
+/** A provider as the API presents it: what a sign-in needs of it. */
+export interface SamlProvider {
+  id: string;
+  status: string;
+  service: { acsURL: string; startURL: string; entityID: string };
+}
+
+/** GET the provider's start URL: the AuthnRequest of its redirect to the IdP. */
+export async function startSignIn(provider: SamlProvider, returnTo?: string) {
+  const url = new URL(provider.service.startURL);
+  if (returnTo !== undefined) url.searchParams.set('return', returnTo);
+  const response = await fetch(url, { redirect: 'manual' });
+  if (response.status !== 302) throw new Error(`start answered ${response.status}: ${await response.text()}`);
+  return readAuthnRequest(response.headers.get('location')!);
+}
+
+/** POST a form to the provider's ACS, as the IdP's auto-posting page would. */
+export async function postToAcs(provider: SamlProvider, form: Record<string, string>) {
+  const response = await fetch(provider.service.acsURL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+    redirect: 'manual',
+  });
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+/** A whole sign-in: start, the IdP's signed response to that request (changed by `options`), ACS. */
+export async function samlSignIn(
+  idp: TestIdp,
+  provider: SamlProvider,
+  options: ResponseOptions = {},
+  edit?: (xml: string) => string,
+) {
+  const request = await startSignIn(provider);
+  let response = await idp.respond(provider.service, { inResponseTo: request.id, ...options });
+  if (edit) response = editResponse(response, edit);
+  return postToAcs(provider, { SAMLResponse: response, RelayState: request.relayState! });
+}
+
 /** Decodes, changes and encodes a response again (after signing: tampering). */
 export function editResponse(base64: string, edit: (xml: string) => string): string {
   return Buffer.from(edit(Buffer.from(base64, 'base64').toString('utf8'))).toString('base64');

@@ -55,10 +55,14 @@ export class MembersService {
   ) {}
 
   /** The organization role of a user (null: guest), or undefined when not a member at all. */
-  async roleOf(db: Db | Tx, orgId: string, userId: string): Promise<{ role: MemberRole | null } | undefined> {
+  async roleOf(
+    db: Db | Tx,
+    orgId: string,
+    userId: string,
+  ): Promise<{ role: MemberRole | null; disabled: number } | undefined> {
     return db
       .selectFrom('members')
-      .select('role')
+      .select(['role', 'disabled'])
       .where('org_id', '=', orgId)
       .where('user_id', '=', userId)
       .executeTakeFirst();

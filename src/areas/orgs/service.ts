@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type Actor, emailDomain } from '../../auth/actor.js';
 import type { Authorizer } from '../../auth/authorize.js';
+import { requireSignInMethod } from '../../auth/sign-in-policy.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { prepared } from '../../db/prepared.js';
@@ -35,7 +36,7 @@ export class OrgsService {
             join.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', p.userId).on('m.disabled', '=', 0),
           )
           .selectAll('o')
-          .select('m.role as member_role')
+          .select(['m.role as member_role', 'm.sso as member_sso'])
           .select((eb) =>
             eb
               .selectFrom('team_members as tm')
@@ -116,8 +117,15 @@ export class OrgsService {
   /** One query for the organization and the caller's membership: the hottest read of the API. */
   async get(actor: Actor, orgId: string): Promise<OrgView> {
     const found = await this.withMembership.first({ orgId, userId: actor.userId });
-    const { member_role, owned_teams, ...row } = found ?? { member_role: undefined, owned_teams: 0 };
+    const { member_role, member_sso, owned_teams, ...row } = found ?? {
+      member_role: undefined,
+      member_sso: 0,
+      owned_teams: 0,
+    };
     this.services.authz.requireOrg(found ? { orgId, role: member_role ?? null } : undefined, orgId, 'view');
+    if (found) {
+      requireSignInMethod(actor, { orgId, orgTitle: found.title, orgSso: found.sso, memberSso: member_sso });
+    }
     await this.services.authz.markSeen(actor.userId, orgId);
     return { row: row as OrganizationRow, role: member_role, ownsTeam: Number(owned_teams) > 0 };
   }

@@ -88,6 +88,13 @@ export function renderLanding(email: string, csrf: string, landing: Landing): st
 }
 
 function renderOrg(org: Landing['orgs'][number]): string {
+  if (org.signInRequired) {
+    return (
+      `<section id="org-${e(org.id)}"><h2>${e(org.title)}</h2>` +
+      '<p>This organization lets its members in only through its identity provider. ' +
+      `<a class="button" href="/login?org=${e(encodeURIComponent(org.id))}">Sign in to ${e(org.title)}</a></p></section>`
+    );
+  }
   const spaces = org.spaces.length
     ? '<ul>' +
       org.spaces

@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import { SignInRequired } from '../../auth/sign-in-policy.js';
 import type { IssuedToken, TokenInfo, TokenService } from '../../auth/token-service.js';
 import type { Page, PageRequest } from '../../db/keyset.js';
 import type { SpacesTable } from '../../db/tables.js';
@@ -45,6 +46,8 @@ export interface LandingOrg {
   }>;
   /** Spaces not listed because of the limit. */
   moreSpaces: number;
+  /** The organization lets this person in only through its identity provider, not this session. */
+  signInRequired: boolean;
 }
 
 export interface Landing {
@@ -63,20 +66,26 @@ export class AppPagesService {
   async landing(actor: Actor): Promise<Landing> {
     const orgs = await this.needs.orgs.listForActor(actor, { limit: LANDING_LIMIT });
     const listed = await Promise.all(
-      orgs.items.map(async (org) => ({
-        org,
-        spaces: await this.needs.spaces.listInOrg(actor, org.row.id, { limit: LANDING_LIMIT }),
-      })),
+      orgs.items.map(async (org) => {
+        try {
+          const spaces = await this.needs.spaces.listInOrg(actor, org.row.id, { limit: LANDING_LIMIT });
+          return { org, spaces, signInRequired: false };
+        } catch (error) {
+          if (!(error instanceof SignInRequired)) throw error;
+          return { org, spaces: { items: [], count: 0 }, signInRequired: true };
+        }
+      }),
     );
     const published = await this.needs.publishedOf(
       listed.flatMap((l) => l.spaces.items.map((s) => s.row.id)),
     );
     return {
       moreOrgs: Math.max(0, orgs.count - orgs.items.length),
-      orgs: listed.map(({ org, spaces }) => ({
+      orgs: listed.map(({ org, spaces, signInRequired }) => ({
         id: org.row.id,
         title: org.row.title,
         role: org.role,
+        signInRequired,
         moreSpaces: Math.max(0, spaces.count - spaces.items.length),
         spaces: spaces.items.map(({ row }) => ({
           id: row.id,
@@ -103,13 +112,16 @@ export class AppPagesService {
 
   /**
    * A space the person may read, for its preview; undefined when they may not (or it does not
-   * exist): the page then says so without telling which.
+   * exist): the page then says so without telling which. Throws SignInRequired when the
+   * space's organization wants this person signed in through its identity provider.
    */
   async readableSpace(actor: Actor, spaceId: string): Promise<SpacesTable | undefined> {
     try {
       const { row, role } = await this.needs.spaces.view(actor, spaceId);
       return role ? row : undefined;
     } catch (error) {
+      // The organization's own sign-in opens it: the page sends the person there.
+      if (error instanceof SignInRequired) throw error;
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return undefined;
       throw error;
     }

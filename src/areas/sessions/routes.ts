@@ -1,6 +1,8 @@
 import { parse as parseQuery } from 'node:querystring';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../auth/actor.js';
+import { SignInRequired } from '../../auth/sign-in-policy.js';
+import type { SpacesTable } from '../../db/tables.js';
 import { forbidden } from '../../errors.js';
 import type { App } from '../../http/types.js';
 import { PreviewAddresses } from '../../publish/addresses.js';
@@ -192,7 +194,15 @@ export async function sessionRoutes(app: App): Promise<void> {
       const session = await requireSignedIn(request, reply);
       if (!session) return reply;
       const { spaceId, '*': rest } = request.params as { spaceId: string; '*'?: string };
-      const space = await appPages.readableSpace(session.actor, spaceId);
+      let space: SpacesTable | undefined;
+      try {
+        space = await appPages.readableSpace(session.actor, spaceId);
+      } catch (error) {
+        if (!(error instanceof SignInRequired)) throw error;
+        const back = encodeURIComponent(new URL(request.url, deps.config.publicUrl).pathname);
+        const login = `/login?org=${encodeURIComponent(error.orgId)}&return=${back}`;
+        return reply.headers(PAGE_HEADERS).redirect(login, 302);
+      }
       if (!space) return html(reply, 404, renderNoSpace());
       const url = new URL(request.url, deps.config.publicUrl);
       const answer = await previews.preview(space, {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { digestToken, generateToken, hashesMatch } from '../../auth/tokens.js';
 import type { Deps } from '../../deps.js';
@@ -86,7 +87,13 @@ export class SessionService {
         .where('id', '=', row.id)
         .execute();
     }
-    return { userId: row.user_id, tokenId: `session:${row.id}`, email: row.email, sessionId: row.id };
+    return {
+      userId: row.user_id,
+      tokenId: `session:${row.id}`,
+      email: row.email,
+      sessionId: row.id,
+      ...(row.sso_org_id ? { ssoOrgId: row.sso_org_id } : {}),
+    };
   }
 
   /** When the session behind a cookie ends now (for the cookie's own Expires), if it is live. */
@@ -168,7 +175,13 @@ export class SessionService {
     const rows = await this.deps.db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
+      // A session opened through a SAML provider (`source` is `saml:<providerId>`) is bound to
+      // that provider's organization (see auth/sign-in-policy.ts).
+      .leftJoin('saml_providers as p', (join) =>
+        join.on(sql<boolean>`${sql.ref('s.source')} = 'saml:' || ${sql.ref('p.id')}`),
+      )
       .select(['s.id', 's.user_id', 's.hash', 's.created_at', 's.last_seen_at', 's.expires_at', 'u.email'])
+      .select('p.org_id as sso_org_id')
       .where('s.lookup', '=', lookup)
       .execute();
     return rows.find((r) => hashesMatch(r.hash, hash));

@@ -180,6 +180,8 @@ export class SsoLoginService {
         throw refused(
           `the account of ${email} belongs to other organizations too, and an identity provider signs in only accounts of its own organization; sign in with a login link instead (quire login-link)`,
         );
+      // A disabled member stays out, whichever way they come in.
+      if (member?.disabled) throw refused(`the membership of ${email} in ${org.title} is disabled`);
       if (!member) await this.services.members.add(tx, row.org_id, user.id, row.default_role);
       if (!member && row.default_team_id)
         await this.services.teams.join(tx, row.org_id, row.default_team_id, user.id);
