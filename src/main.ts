@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { parseTokenLifetime, tokenExpiry } from './auth/token-lifetime.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { ApiError } from './errors.js';
 import type { Services } from './services.js';
@@ -14,7 +15,8 @@ Commands:
   serve                                  Start the server (the default; what \`npm start\` runs)
   migrate                                Apply database migrations and exit
   user create --email E [--name N]       Create a user
-  token create --email E [--label L]     Create an API token (and the user if absent); prints only the token
+  token create --email E [--label L] [--expires-in DAYS]
+                                         Create an API token (and the user if absent); prints only the token
   token list --email E                   List a user's tokens (ids, labels, dates; never the secrets)
   token revoke (--token T | --id ID)     Revoke a token at once
   org create --title T --owner E         Create an organization whose admin is E (created if absent)
@@ -60,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       title: { type: 'string' },
       owner: { type: 'string' },
+      'expires-in': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,21 +118,33 @@ async function main(argv: string[]): Promise<number> {
         err(`Created user ${user.email} (${user.display_name}).`);
         return 0;
       });
-    case 'token create':
+    case 'token create': {
+      const parsed = parseTokenLifetime(option(values, 'expires-in'));
+      if ('problem' in parsed) throw new UsageError(`--expires-in ${parsed.problem}`);
+      const lifetime = parsed.days;
       return withServices(config, async (services) => {
         const { user, created } = await services.users.findOrCreate({ email: option(values, 'email', true) });
         if (created) err(`Created user ${user.email}.`);
-        const issued = await services.tokens.create(user.id, option(values, 'label') ?? null);
+        const issued = await services.tokens.create(
+          user.id,
+          option(values, 'label') ?? null,
+          undefined,
+          tokenExpiry(new Date(), lifetime),
+        );
         out(issued.token);
         return 0;
       });
+    }
     case 'token list':
       return withServices(config, async (services) => {
         const email = option(values, 'email', true);
         const user = await services.users.findByEmail(email);
         if (!user) throw new UsageError(`No user with the email ${email}`);
         for (const t of await services.tokens.list(user.id)) {
-          const state = t.revokedAt ? `revoked ${t.revokedAt}` : `last used ${t.lastUsedAt ?? 'never'}`;
+          const expiry = t.expiresAt ? `\texpires ${t.expiresAt}` : '';
+          const state = t.revokedAt
+            ? `revoked ${t.revokedAt}`
+            : `last used ${t.lastUsedAt ?? 'never'}${expiry}`;
           out(`${t.id}\t${t.label ?? '-'}\tcreated ${t.createdAt}\t${state}`);
         }
         return 0;

@@ -213,6 +213,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
 
   s.sites = new SitesArea(deps, { authz: s.authz, spaces: s.spaces });
   s.appPages = new AppPagesService({
+    clock: deps.clock,
     tokens: s.tokens,
     orgs: s.orgs,
     spaces: s.spaces,

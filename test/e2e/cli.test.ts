@@ -74,8 +74,14 @@ describe('quire CLI against a running server', () => {
     ).stdout.trim();
     const client = apiClient(server.url, token);
     await client.user.getAuthenticatedUser();
+    const expiring = await runCli(
+      ['token', 'create', '--email', 'revoked@example.test', '--label', 'month', '--expires-in', '30'],
+      store.env,
+    );
+    expect(expiring.code).toBe(0);
     const listed = await runCli(['token', 'list', '--email', 'revoked@example.test'], store.env);
     expect(listed.stdout).not.toContain(token);
+    expect(listed.stdout).toMatch(/\tmonth\tcreated \S+\tlast used never\texpires 20\d\d-/);
     const revoked = await runCli(['token', 'revoke', '--token', token], store.env);
     expect(revoked.code).toBe(0);
     expect((await failure(client.user.getAuthenticatedUser())).code).toBe(401);
@@ -116,6 +122,12 @@ describe('quire CLI against a running server', () => {
     const missing = await runCli(['token', 'create'], store.env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('--email is required');
+    const lifetime = await runCli(
+      ['token', 'create', '--email', 'x@example.test', '--expires-in', '0'],
+      store.env,
+    );
+    expect(lifetime.code).toBe(1);
+    expect(lifetime.stderr).toContain('--expires-in must be a whole number of days');
     const unknown = await runCli(['frobnicate'], store.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Usage: quire');

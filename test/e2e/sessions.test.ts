@@ -368,6 +368,42 @@ describe('signing in with a browser and the signed-in pages', () => {
     expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(401);
   });
 
+  it('gives a token the lifetime chosen on the page, and refuses one out of bounds without creating it', async () => {
+    const cookie = await signIn(reader.email);
+    const form = (await (await get('/app/tokens', cookie)).text()).match(
+      /<select name="expiresInDays">.*?<\/select>/,
+    )![0];
+    expect(form).toContain('<option value="">never</option>');
+    expect(form).toContain('<option value="30">in 30 days</option>');
+
+    const before = (await (await get('/app/tokens', cookie)).text()).match(/\/revoke"/g)?.length ?? 0;
+    for (const bad of ['0', '-3', '1.5', 'soon', '3651']) {
+      const refused = await post('/app/tokens', cookie, {
+        label: 'bad',
+        expiresInDays: bad,
+        csrf: csrfOf(cookie),
+      });
+      expect(refused.status, bad).toBe(400);
+      expect(await refused.text()).toContain('whole number of days from 1 to 3650');
+    }
+    expect((await (await get('/app/tokens', cookie)).text()).match(/\/revoke"/g)?.length ?? 0).toBe(before);
+
+    const created = await post('/app/tokens', cookie, {
+      label: 'week',
+      expiresInDays: '7',
+      csrf: csrfOf(cookie),
+    });
+    expect(created.status).toBe(201);
+    const page = await created.text();
+    const token = /<code id="new-token">([^<]+)<\/code>/.exec(page)![1]!;
+    const expiresAt = new Date(clock.now().getTime() + 7 * DAY).toISOString();
+    expect(page).toContain(`expires ${expiresAt}`);
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(200);
+    clock.advance(7 * DAY);
+    expect((await fetch(`${server.url}/v1/user`, { headers: auth })).status).toBe(401);
+  });
+
   it('signs out this browser, or everywhere', async () => {
     const here = await signIn(reader.email);
     const there = await signIn(reader.email);

@@ -1,3 +1,4 @@
+import { TOKEN_LIFETIME_CHOICES } from '../../auth/token-lifetime.js';
 import type { TokenInfo } from '../../auth/token-service.js';
 import { escapeHtml } from '../../html-escape.js';
 import { renderPlainPage } from '../../publish/render/layout.js';
@@ -116,8 +117,10 @@ export function renderTokensPage(
   email: string,
   csrf: string,
   tokens: TokenInfo[],
-  created?: { token: string; label: string | null },
+  outcome: { created?: { token: string; label: string | null }; problem?: string } = {},
 ): string {
+  const { created, problem } = outcome;
+  const refused = problem ? `<div class="hint hint-danger" role="alert"><p>${e(problem)}</p></div>` : '';
   const shown = created
     ? '<div class="hint" role="status"><p>Your new token' +
       (created.label ? ` “${e(created.label)}”` : '') +
@@ -151,9 +154,13 @@ export function renderTokensPage(
       '<h1 class="page-title">Personal API tokens</h1>' +
       '<p class="page-description">A token acts as you on the API: send it as ' +
       '<code>Authorization: Bearer &lt;token&gt;</code>.</p>' +
+      refused +
       shown +
       `<form method="post" action="/app/tokens">${csrfField(csrf)}` +
       '<label>Label <input name="label" maxlength="100"></label> ' +
+      '<label>Expires <select name="expiresInDays"><option value="">never</option>' +
+      TOKEN_LIFETIME_CHOICES.map((days) => `<option value="${days}">in ${days} days</option>`).join('') +
+      '</select></label> ' +
       '<button class="button" type="submit">Create token</button></form>' +
       table,
   );

@@ -1,6 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
 import { SignInRequired } from '../../auth/sign-in-policy.js';
+import { tokenExpiry } from '../../auth/token-lifetime.js';
 import type { IssuedToken, TokenInfo, TokenService } from '../../auth/token-service.js';
+import type { Clock } from '../../clock.js';
 import type { Page, PageRequest } from '../../db/keyset.js';
 import type { SpacesTable } from '../../db/tables.js';
 import { ApiError } from '../../errors.js';
@@ -16,6 +18,7 @@ export interface LoginProvider {
 }
 
 export interface AppPagesNeeds {
+  clock: Clock;
   tokens: Pick<TokenService, 'create' | 'list' | 'revokeOwn'>;
   orgs: { listForActor(actor: Actor, page: PageRequest): Promise<Page<OrgView>> };
   spaces: {
@@ -102,8 +105,14 @@ export class AppPagesService {
     return (await this.needs.tokens.list(actor.userId)).reverse();
   }
 
-  createToken(actor: Actor, label: string | null): Promise<IssuedToken> {
-    return this.needs.tokens.create(actor.userId, label);
+  /** A new personal token living `days` (null: until revoked). */
+  createToken(actor: Actor, label: string | null, days: number | null): Promise<IssuedToken> {
+    return this.needs.tokens.create(
+      actor.userId,
+      label,
+      undefined,
+      tokenExpiry(this.needs.clock.now(), days),
+    );
   }
 
   revokeToken(actor: Actor, tokenId: string): Promise<void> {

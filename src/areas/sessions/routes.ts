@@ -2,6 +2,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../auth/actor.js';
 import { SignInRequired } from '../../auth/sign-in-policy.js';
+import { parseTokenLifetime } from '../../auth/token-lifetime.js';
 import type { SpacesTable } from '../../db/tables.js';
 import { forbidden } from '../../errors.js';
 import type { App } from '../../http/types.js';
@@ -157,13 +158,21 @@ export async function sessionRoutes(app: App): Promise<void> {
       const form = request.body as Record<string, unknown> | undefined;
       const label =
         typeof form?.label === 'string' && form.label.trim() ? form.label.trim().slice(0, 100) : null;
-      const issued = await appPages.createToken(session.actor, label);
+      const lifetime = parseTokenLifetime(form?.expiresInDays);
+      if ('problem' in lifetime) {
+        const tokens = await appPages.tokens(session.actor);
+        const problem = `The lifetime ${lifetime.problem}.`;
+        return html(reply, 400, renderTokensPage(session.actor.email, session.csrf, tokens, { problem }));
+      }
+      const issued = await appPages.createToken(session.actor, label, lifetime.days);
       // Shown in this answer only (no redirect): the secret is never stored to be shown again.
       const tokens = await appPages.tokens(session.actor);
       return html(
         reply,
         201,
-        renderTokensPage(session.actor.email, session.csrf, tokens, { token: issued.token, label }),
+        renderTokensPage(session.actor.email, session.csrf, tokens, {
+          created: { token: issued.token, label },
+        }),
       );
     });
 
