@@ -256,6 +256,10 @@ function registerJobs(services: Services): void {
     await services.trash.purge();
   });
   services.jobs.schedule('trash.purge', HOUR_MS, 'trash.purge');
+  services.jobs.register('sessions.purge', async () => {
+    await services.sessions.purgeExpired();
+  });
+  services.jobs.schedule('sessions.purge', HOUR_MS, 'sessions.purge');
   services.searchEngine.registerJobs(services.jobs);
   services.git.registerJobs();
   services.imports.registerJobs();

@@ -148,6 +148,47 @@ describe('browser sessions on the API', () => {
     expect(await expired.json()).toEqual(await unknown.json());
   });
 
+  it('purges expired sessions and old login links every hour, keeping live ones', async () => {
+    const { db } = server.database;
+    const count = async (table: 'sessions' | 'login_links') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const stale = await sessions().start(alice.id, 'link');
+    await sessions().createLoginLink(alice.email);
+    clock.advance(SESSION_IDLE_MS - HOUR);
+    const live = await sessions().start(alice.id, 'link');
+    const fresh = await sessions().createLoginLink(alice.email);
+    clock.advance(2 * HOUR);
+    const before = { sessions: await count('sessions'), links: await count('login_links') };
+    const purged = await sessions().purgeExpired();
+    expect(purged.sessions).toBeGreaterThanOrEqual(1);
+    expect(purged.loginLinks).toBeGreaterThanOrEqual(1);
+    expect(await count('sessions')).toBe(before.sessions - purged.sessions);
+    expect(await count('login_links')).toBe(before.links - purged.loginLinks);
+    expect(await sessions().expiresAt(stale.cookieValue)).toBeUndefined();
+    expect(await sessions().resolve(live.cookieValue)).toBeDefined();
+    // The newer link expired too, but is kept a day so a late click hears "expired".
+    expect(await sessions().useLoginLink(fresh!.url.split('/').pop()!)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    // The hourly job does the same.
+    const stale2 = await sessions().start(alice.id, 'link');
+    clock.advance(SESSION_IDLE_MS + HOUR);
+    const { jobs } = server.app.quire.services;
+    await jobs.enqueueDueSchedules();
+    await jobs.runDue();
+    const purge = await db.selectFrom('jobs').select('status').where('kind', '=', 'sessions.purge').execute();
+    expect(purge.map((j) => j.status)).toContain('done');
+    expect(await sessions().expiresAt(stale2.cookieValue)).toBeUndefined();
+  });
+
   it('builds the cookie with the right attributes', () => {
     const expires = '2026-07-01T00:00:00.000Z';
     const plain = sessionCookie({ publicUrl: 'http://localhost:3000' }, 'quire_abc', expires);

@@ -16,6 +16,8 @@ export const SESSION_MAX_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_RENEW_AFTER_MS = 60 * 60 * 1000;
 /** A printed login link works once, within this time. */
 export const LOGIN_LINK_MS = 15 * 60 * 1000;
+/** How long a spent or expired link's row is kept, to tell a late click what happened. */
+const LOGIN_LINK_KEPT_MS = 24 * 60 * 60 * 1000;
 
 export interface StartedSession {
   /** The secret to put in the cookie; only its digest is stored. */
@@ -105,6 +107,25 @@ export class SessionService {
   async end(cookieValue: string): Promise<void> {
     const row = await this.find(cookieValue);
     if (row) await this.deps.db.deleteFrom('sessions').where('id', '=', row.id).execute();
+  }
+
+  /**
+   * Deletes what can no longer sign anyone in: expired sessions (each is also removed when next
+   * presented, but most never are), and login links a day after they expired, so that for a
+   * while a late click still hears "used" or "expired" rather than "unknown".
+   */
+  async purgeExpired(): Promise<{ sessions: number; loginLinks: number }> {
+    const now = this.deps.clock.now();
+    const sessions = await this.deps.db
+      .deleteFrom('sessions')
+      .where('expires_at', '<=', now.toISOString())
+      .executeTakeFirst();
+    const linksBefore = new Date(now.getTime() - LOGIN_LINK_KEPT_MS).toISOString();
+    const links = await this.deps.db
+      .deleteFrom('login_links')
+      .where('expires_at', '<=', linksBefore)
+      .executeTakeFirst();
+    return { sessions: Number(sessions.numDeletedRows), loginLinks: Number(links.numDeletedRows) };
   }
 
   /** Signs the person out everywhere: every browser session of theirs ends. */
