@@ -108,10 +108,11 @@ describe('quire CLI against a running server', () => {
     expect(printed.code).toBe(0);
     expect(printed.stdout).toMatch(/^http\S+\/login\/link\/quire_[A-Za-z0-9_-]{43}\n$/);
     const path = new URL(printed.stdout.trim()).pathname;
-    const first = await fetch(`${server.url}${path}`, { redirect: 'manual' });
-    expect(first.status).toBe(302);
+    const signIn = () => fetch(`${server.url}${path}`, { method: 'POST', redirect: 'manual' });
+    const first = await signIn();
+    expect(first.status).toBe(303);
     expect(first.headers.get('set-cookie')).toContain('quire_session=');
-    expect((await fetch(`${server.url}${path}`, { redirect: 'manual' })).status).toBe(410);
+    expect((await signIn()).status).toBe(410);
 
     const unknown = await runCli(['login-link', '--email', 'nobody@example.test'], store.env);
     expect(unknown.code).toBe(1);

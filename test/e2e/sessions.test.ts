@@ -242,8 +242,8 @@ describe('signing in with a browser and the signed-in pages', () => {
   /** Signs in through a login link, as a browser would; answers the Cookie header to send. */
   async function signIn(email: string): Promise<string> {
     const link = await sessions().createLoginLink(email);
-    const res = await get(new URL(link!.url).pathname);
-    expect(res.status).toBe(302);
+    const res = await post(new URL(link!.url).pathname, '', {});
+    expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/app');
     const setCookie = res.headers.get('set-cookie')!;
     expect(setCookie).toMatch(
@@ -257,7 +257,23 @@ describe('signing in with a browser and the signed-in pages', () => {
     const link = (await sessions().createLoginLink(reader.email))!;
     expect(link.url).toMatch(new RegExp(`^${server.url}/login/link/quire_[A-Za-z0-9_-]{43}$`));
     const path = new URL(link.url).pathname;
-    expect((await get(path)).status).toBe(302);
+    // Opening it (as a chat's link preview would) only asks, and spends nothing.
+    for (let i = 0; i < 2; i++) {
+      const asked = await get(path);
+      expect(asked.status).toBe(200);
+      expect(asked.headers.get('set-cookie')).toBeNull();
+      const page = await asked.text();
+      expect(page).toContain(`signing in as <strong>${reader.email}</strong>`);
+      expect(page).toContain('<form method="post">');
+    }
+    // Another site cannot post it for a visitor (login CSRF).
+    const forged = await post(path, '', {}, { origin: 'https://evil.test' });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('set-cookie')).toBeNull();
+    const used = await post(path, '', {}, { origin: new URL(server.url).origin });
+    expect(used.status).toBe(303);
+    expect(used.headers.get('set-cookie')).toMatch(/^quire_session=/);
+    expect((await post(path, '', {})).status).toBe(410);
     const again = await get(path);
     expect(again.status).toBe(410);
     expect(again.headers.get('content-type')).toContain('text/html');

@@ -60,6 +60,17 @@ export function renderLoginPage(options: {
   );
 }
 
+/** A valid login link, opened: one button spends it (the form posts to the same address). */
+export function renderLinkConfirm(email: string): string {
+  return renderPlainPage(
+    'Sign in to Quire',
+    '<h1 class="page-title">Sign in to Quire</h1>' +
+      `<p class="page-description">You are signing in as <strong>${e(email)}</strong>. ` +
+      'The link works once.</p>' +
+      '<form method="post"><button class="button" type="submit">Sign in</button></form>',
+  );
+}
+
 /** The page for a login link that cannot sign anyone in. */
 export function renderLinkRefused(reason: 'unknown' | 'used' | 'expired'): string {
   const what =

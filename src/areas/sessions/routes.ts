@@ -13,6 +13,7 @@ import { csrfAllowed } from './csrf.js';
 import {
   renderEmptySpace,
   renderLanding,
+  renderLinkConfirm,
   renderLinkRefused,
   renderLoginPage,
   renderNoSpace,
@@ -33,7 +34,9 @@ const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it browsers send `Origin: null` even on this server's own form posts,
+  // and the posts that have no CSRF token (the login link's) are judged by their Origin.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 };
 
@@ -111,7 +114,23 @@ export async function sessionRoutes(app: App): Promise<void> {
       );
     });
 
+    // Opening the link only asks: link previews (chat unfurling, mail scanners) fetch what they
+    // see, and a GET that signed in would spend the link before its person clicks it.
     scope.get('/login/link/:token', { schema: { hide: true } }, async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const outcome = await sessions.checkLoginLink(token);
+      if (!outcome.ok)
+        return html(reply, outcome.reason === 'unknown' ? 404 : 410, renderLinkRefused(outcome.reason));
+      return html(reply, 200, renderLinkConfirm(outcome.email ?? ''));
+    });
+
+    scope.post('/login/link/:token', { schema: { hide: true } }, async (request, reply) => {
+      // Another site must not sign a visitor in as someone else (login CSRF): a browser's post
+      // from elsewhere carries that site's Origin.
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== publicOrigin) {
+        throw forbidden('This form must be sent from Quire’s own page: open the sign-in link again');
+      }
       const { token } = request.params as { token: string };
       const outcome = await sessions.useLoginLink(token);
       if (!outcome.ok)
@@ -120,7 +139,7 @@ export async function sessionRoutes(app: App): Promise<void> {
       return reply
         .headers(PAGE_HEADERS)
         .header('set-cookie', sessionCookie(deps.config, started.cookieValue, started.expiresAt))
-        .redirect(APP_HOME, 302);
+        .redirect(APP_HOME, 303);
     });
 
     scope.post('/logout', { schema: { hide: true } }, async (request, reply) => {

@@ -165,30 +165,50 @@ export class SessionService {
     return { url: `${this.deps.config.publicUrl}/login/link/${token}`, expiresAt };
   }
 
+  /** What a login link would do, without spending it (the page that asks to confirm). */
+  async checkLoginLink(token: string): Promise<LoginLinkOutcome & { email?: string }> {
+    const row = await this.findLink(token);
+    const refusal = this.linkRefusal(row);
+    if (refusal) return refusal;
+    return { ok: true, userId: row!.user_id, email: row!.email };
+  }
+
   /**
    * Consumes a login link. The update is conditional on `used_at` being null, so of two
    * requests racing with the same link (two processes, a double click) exactly one wins.
    */
   async useLoginLink(token: string): Promise<LoginLinkOutcome> {
-    const { lookup, hash } = digestToken(token);
-    const rows = await this.deps.db
-      .selectFrom('login_links')
-      .select(['id', 'user_id', 'hash', 'expires_at', 'used_at'])
-      .where('lookup', '=', lookup)
-      .execute();
-    const row = rows.find((r) => hashesMatch(r.hash, hash));
-    if (!row) return { ok: false, reason: 'unknown' };
-    if (row.used_at) return { ok: false, reason: 'used' };
-    const now = this.deps.clock.now().toISOString();
-    if (row.expires_at <= now) return { ok: false, reason: 'expired' };
+    const row = await this.findLink(token);
+    const refusal = this.linkRefusal(row);
+    if (refusal) return refusal;
     const result = await this.deps.db
       .updateTable('login_links')
-      .set({ used_at: now })
-      .where('id', '=', row.id)
+      .set({ used_at: this.deps.clock.now().toISOString() })
+      .where('id', '=', row!.id)
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return { ok: false, reason: 'used' };
-    return { ok: true, userId: row.user_id };
+    return { ok: true, userId: row!.user_id };
+  }
+
+  private async findLink(token: string) {
+    const { lookup, hash } = digestToken(token);
+    const rows = await this.deps.db
+      .selectFrom('login_links as l')
+      .innerJoin('users as u', 'u.id', 'l.user_id')
+      .select(['l.id', 'l.user_id', 'l.hash', 'l.expires_at', 'l.used_at', 'u.email'])
+      .where('l.lookup', '=', lookup)
+      .execute();
+    return rows.find((r) => hashesMatch(r.hash, hash));
+  }
+
+  private linkRefusal(
+    row: { used_at: string | null; expires_at: string } | undefined,
+  ): LoginLinkOutcome | undefined {
+    if (!row) return { ok: false, reason: 'unknown' };
+    if (row.used_at) return { ok: false, reason: 'used' };
+    if (row.expires_at <= this.deps.clock.now().toISOString()) return { ok: false, reason: 'expired' };
+    return undefined;
   }
 
   private async find(cookieValue: string) {

@@ -57,3 +57,46 @@ describe('signing in with a browser through a SAML identity provider', () => {
     await context.close();
   });
 });
+
+describe('signing in with a login link, then managing tokens', () => {
+  it('asks before spending the link, lands on /app, makes an expiring token, revokes it and signs out', async () => {
+    const person = await createUser(server, { email: uniqueEmail('example.com') });
+    const link = await server.app.quire.services.sessions.createLoginLink(person.email);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+
+    await page.goto(link!.url);
+    expect(await page.textContent('body')).toContain(`signing in as ${person.email}`);
+    expect((await context.cookies()).find((c) => c.name === 'quire_session')).toBeUndefined();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/app`);
+    expect(await page.textContent('h1')).toBe('Your organizations');
+
+    await page.goto(`${server.url}/app/tokens`);
+    await page.getByLabel('Label').fill('laptop');
+    await page.getByLabel('Expires').selectOption('30');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.textContent('#new-token'))!;
+    const me = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await page.textContent('table')).toMatch(/laptop.*expires 20\d\d-/s);
+
+    await page.goto(`${server.url}/app/tokens`);
+    const row = page.getByRole('row').filter({ hasText: 'laptop' });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(`${server.url}/app/tokens`);
+    expect(await page.getByRole('row').filter({ hasText: 'laptop' }).textContent()).toContain('revoked');
+    const revoked = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+    expect(revoked.status).toBe(401);
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.goto(`${server.url}/app`);
+    expect(page.url()).toContain('/login?return=');
+    // The link was spent by the click, not by opening it.
+    await page.goto(link!.url);
+    expect(await page.textContent('body')).toContain('already been used');
+    await context.close();
+  });
+});
