@@ -294,6 +294,20 @@ describe('signing in through SAML', () => {
     expect(await traces(email)).toEqual({ user: true, members: 1, sessions: 1 });
   });
 
+  it('signs one new person in from two tabs at once: both succeed, one account, one membership', async () => {
+    const email = uniqueEmail('example.com');
+    const forms = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const request = await start(provider);
+        const response = await idp.respond(provider.service, { inResponseTo: request.id, email });
+        return { SAMLResponse: response, RelayState: request.relayState! };
+      }),
+    );
+    const answers = await Promise.all(forms.map((form) => post(provider, form)));
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303]);
+    expect(await traces(email)).toEqual({ user: true, members: 1, sessions: 3 });
+  });
+
   it('lands on /app without a return path; a second login changes no role', async () => {
     const email = uniqueEmail('example.com');
     const first = await signIn(provider, { email });

@@ -7,6 +7,7 @@ import { titleSlug } from '../../content/slugs.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, paginate } from '../../db/keyset.js';
 import type { SitesTable, SpacesTable } from '../../db/tables.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { Deps } from '../../deps.js';
 import { type ApiError, conflict, invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -14,7 +15,7 @@ import type { SiteAddresses } from '../../publish/addresses.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { SiteAccessor } from './access.js';
 import type { SiteView } from './present.js';
-import { isUniqueViolation, MAX_PATH, uniquePath } from './rules.js';
+import { MAX_PATH, uniquePath } from './rules.js';
 import {
   type CreateSiteBody,
   HOSTNAME_PATTERN,

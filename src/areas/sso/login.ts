@@ -1,9 +1,11 @@
 import { emailDomain } from '../../auth/actor.js';
 import type { SamlProvidersTable } from '../../db/tables.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { Deps } from '../../deps.js';
 import { type ApiError, forbidden, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { MembersService } from '../members/service.js';
+import type { OrganizationRow } from '../orgs/present.js';
 import type { OrgsService } from '../orgs/service.js';
 import type { TeamsService } from '../teams/service.js';
 import type { UsersService } from '../users/service.js';
@@ -164,7 +166,31 @@ export class SsoLoginService {
       );
     }
 
-    const result = await this.deps.db.transaction().execute(async (tx) => {
+    // Two first sign-ins of one person at once (two tabs) both try to create the account: the
+    // loser's transaction fails on the unique email and, run again, finds what the winner made.
+    const result = await retryOnUniqueViolation(() => this.provision(row, org, email));
+
+    const signedIn: SignedIn = {
+      userId: result.user.id,
+      email: result.user.email,
+      orgId: org.id,
+      orgTitle: org.title,
+      providerId: row.id,
+      userCreated: result.created,
+      joined: result.joined,
+      returnPath: request.return_path,
+    };
+    const sessions = this.services.sessions;
+    if (sessions) {
+      const session = await sessions.start(result.user.id, `saml:${row.id}`, userAgent);
+      signedIn.cookie = sessions.cookie(session.cookieValue, session.expiresAt);
+    }
+    return signedIn;
+  }
+
+  /** Finds or creates the person and their membership, in one transaction. */
+  private provision(row: SamlProvidersTable, org: OrganizationRow, email: string) {
+    return this.deps.db.transaction().execute(async (tx) => {
       const { user, created } = await this.services.users.findOrCreateIn(tx, { email });
       const member = await this.services.members.roleOf(tx, row.org_id, user.id);
       // The organization's admins choose its IdP and its email domains, so what the IdP asserts
@@ -188,26 +214,18 @@ export class SsoLoginService {
       await this.services.members.markSso(tx, row.org_id, user.id);
       return { user, created, joined: !member };
     });
-
-    const signedIn: SignedIn = {
-      userId: result.user.id,
-      email: result.user.email,
-      orgId: org.id,
-      orgTitle: org.title,
-      providerId: row.id,
-      userCreated: result.created,
-      joined: result.joined,
-      returnPath: request.return_path,
-    };
-    const sessions = this.services.sessions;
-    if (sessions) {
-      const session = await sessions.start(result.user.id, `saml:${row.id}`, userAgent);
-      signedIn.cookie = sessions.cookie(session.cookieValue, session.expiresAt);
-    }
-    return signedIn;
   }
 }
 
 function refused(reason: string): ApiError {
   return forbidden(`SAML sign-in refused: ${reason}`);
+}
+
+async function retryOnUniqueViolation<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return run();
+  }
 }
