@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readSessionCookie } from '../areas/sessions/cookie.js';
-import { csrfAllowed } from '../areas/sessions/csrf.js';
 import type { Actor } from '../auth/actor.js';
+import { csrfAllowed } from '../auth/csrf.js';
+import { readSessionCookie } from '../auth/session-cookie.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearSessionCookie, SESSION_COOKIE, sessionCookie } from '../../src/areas/sessions/cookie.js';
 import { renderLoginPage } from '../../src/areas/sessions/pages-html.js';
 import { safeReturnPath } from '../../src/areas/sessions/return-path.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_AFTER_MS } from '../../src/areas/sessions/service.js';
+import { clearSessionCookie, SESSION_COOKIE, sessionCookie } from '../../src/auth/session-cookie.js';
 import { ManualClock } from '../../src/clock.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

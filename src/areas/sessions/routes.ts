@@ -1,6 +1,8 @@
 import { parse as parseQuery } from 'node:querystring';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../auth/actor.js';
+import { csrfAllowed } from '../../auth/csrf.js';
+import { clearSessionCookie, readSessionCookie, sessionCookie } from '../../auth/session-cookie.js';
 import { SignInRequired } from '../../auth/sign-in-policy.js';
 import { parseTokenLifetime } from '../../auth/token-lifetime.js';
 import type { SpacesTable } from '../../db/tables.js';
@@ -8,8 +10,6 @@ import { forbidden } from '../../errors.js';
 import type { App } from '../../http/types.js';
 import { PreviewAddresses } from '../../publish/addresses.js';
 import { SiteServer } from '../../publish/site-server.js';
-import { clearSessionCookie, readSessionCookie, sessionCookie } from './cookie.js';
-import { csrfAllowed } from './csrf.js';
 import {
   renderEmptySpace,
   renderLanding,

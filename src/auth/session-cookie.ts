@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 /** The browser session cookie (see SessionService). */
 export const SESSION_COOKIE = 'quire_session';
