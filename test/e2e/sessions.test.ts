@@ -379,6 +379,17 @@ describe('signing in with a browser and the signed-in pages', () => {
     expect(await install.text()).toContain('npm install acme');
     const css = /href="([^"]+\.css)"/.exec(body)![1]!;
     expect((await get(new URL(css, server.url).pathname, cookie)).status).toBe(200);
+    // The site's other views work on the preview too, with the preview's addresses.
+    const markdown = await get(`/app/s/${spaceId}/guides/install.md`, cookie);
+    expect(markdown.status).toBe(200);
+    expect(await markdown.text()).toContain('npm install acme');
+    const llms = await get(`/app/s/${spaceId}/llms.txt`, cookie);
+    expect(llms.status).toBe(200);
+    expect(await llms.text()).toContain(`/app/s/${spaceId}/guides/install.md`);
+    const search = await get(`/app/s/${spaceId}/~search?q=install`, cookie);
+    expect(search.status).toBe(200);
+    const { results } = (await search.json()) as { results: Array<{ href?: string; url?: string }> };
+    expect(JSON.stringify(results)).toContain(`/app/s/${spaceId}/guides/install`);
 
     // Someone outside the organization sees the same page as for a space that does not exist.
     const stranger = await createUser(server);
@@ -388,7 +399,10 @@ describe('signing in with a browser and the signed-in pages', () => {
     const missing = await get('/app/s/noSuchSpace', strangerCookie);
     expect(missing.status).toBe(404);
     expect(await refused.text()).toBe(await missing.text());
+    expect((await get(`/app/s/${spaceId}/~search?q=install`, strangerCookie)).status).toBe(404);
+    expect((await get(`/app/s/${spaceId}/llms.txt`, strangerCookie)).status).toBe(404);
     // And anonymous visitors are sent to sign in.
+    expect((await get(`/app/s/${spaceId}/llms.txt`)).status).toBe(302);
     expect((await get(`/app/s/${spaceId}/guides/install`)).headers.get('location')).toBe(
       `/login?return=${encodeURIComponent(`/app/s/${spaceId}/guides/install`)}`,
     );
