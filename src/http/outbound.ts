@@ -49,6 +49,8 @@ export interface OutboundOptions {
 export interface FetchInit {
   method?: string;
   headers?: Record<string, string>;
+  /** Sent as is; dropped when a redirect turns the request into a GET (303, or 301/302 after a POST). */
+  body?: Buffer;
   /** Overall, across redirects, DNS included. */
   timeoutMs?: number;
   maxBytes?: number;
@@ -149,6 +151,7 @@ interface Hop {
   addresses: Resolved[];
   method: string;
   headers: Record<string, string>;
+  body: Buffer | undefined;
   maxBytes: number;
   signal: AbortSignal;
 }
@@ -227,7 +230,7 @@ function send(hop: Hop): Promise<Omit<OutboundResponse, 'url'>> {
       response.on('end', () => settle(undefined, { status, headers, body: Buffer.concat(chunks, size) }));
     });
     if (signal.aborted) onAbort();
-    else request.end();
+    else request.end(hop.body);
   });
 }
 
@@ -266,13 +269,15 @@ export class OutboundClient {
     const maxBytes = init.maxBytes ?? this.maxBytes;
     let current = parseUrl(url);
     let method = (init.method ?? 'GET').toUpperCase();
+    let body = init.body;
     const headers: Record<string, string> = { 'user-agent': this.userAgent };
     for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (body !== undefined) headers['content-length'] = String(body.length);
 
     return this.withDeadline(timeoutMs, current, async (signal) => {
       for (let redirects = 0; ; redirects++) {
         const addresses = await this.resolve(current, signal, redirects === 0 ? 'fetch' : 'redirect');
-        const answer = await send({ url: current, addresses, method, headers, maxBytes, signal });
+        const answer = await send({ url: current, addresses, method, headers, body, maxBytes, signal });
         const location = REDIRECTS.has(answer.status) ? answer.headers.location : undefined;
         if (location === undefined) return { ...answer, url: current.toString() };
         if (redirects === MAX_REDIRECTS) {
@@ -286,6 +291,9 @@ export class OutboundClient {
         // What browsers do: 303 always, and 301/302 after a POST, repeat the request as a GET.
         if (method !== 'HEAD' && (answer.status === 303 || (answer.status <= 302 && method === 'POST'))) {
           method = 'GET';
+          body = undefined;
+          delete headers['content-length'];
+          delete headers['content-type'];
         }
         current = next;
       }

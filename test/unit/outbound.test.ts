@@ -271,6 +271,37 @@ describe('outbound client: redirects', () => {
     expect(start.requests.map((r) => r.url)).toEqual(['/', '/next']);
   });
 
+  it('sends a request body, keeps it on a 307 and drops it when a 303 turns the request into a GET', async () => {
+    const bodies: string[] = [];
+    const target = await serve((request, response) => {
+      let text = '';
+      request.on('data', (chunk) => {
+        text += chunk;
+      });
+      request.on('end', () => {
+        bodies.push(`${request.method} ${request.url} ${request.headers['content-length'] ?? '-'} ${text}`);
+        if (request.url === '/keep') response.writeHead(307, { location: '/kept' }).end();
+        else if (request.url === '/see') response.writeHead(303, { location: '/seen' }).end();
+        else response.end('ok');
+      });
+    });
+    const client = new OutboundClient({ allow: ['127.0.0.1'] });
+    const post = (path: string) =>
+      client.fetch(`${target.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"a":1}'),
+      });
+    expect((await post('/keep')).status).toBe(200);
+    expect((await post('/see')).status).toBe(200);
+    expect(bodies).toEqual([
+      'POST /keep 7 {"a":1}',
+      'POST /kept 7 {"a":1}',
+      'POST /see 7 {"a":1}',
+      'GET /seen - ',
+    ]);
+  });
+
   it('refuses a redirect from an allowed host to a blocked one', async () => {
     const blocked = await serve(hello, '::1');
     const start = await serve((request, response) => {
