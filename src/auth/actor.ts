@@ -8,6 +8,11 @@ export interface Actor {
   sessionId?: string;
   /** For a session signed in through a SAML provider: the provider's organization. */
   ssoOrgId?: string;
+  /**
+   * For an integration's installation token: the integration's scopes. Such a token reaches
+   * only the operations of auth/installation-access.ts.
+   */
+  scopes?: readonly string[];
 }
 
 /** The domain part of an email address, lower-cased. */

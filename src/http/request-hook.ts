@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { csrfAllowed } from '../auth/csrf.js';
+import { installationRefusal } from '../auth/installation-access.js';
 import { readSessionCookie } from '../auth/session-cookie.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
@@ -89,6 +90,10 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
           ? 'Malformed Authorization header: expected "Authorization: Bearer <token>"'
           : 'Missing API token: send "Authorization: Bearer <token>"',
       );
+    }
+    if (actor.scopes && route) {
+      const refusal = installationRefusal(request.method, route, actor.scopes);
+      if (refusal) throw forbidden(refusal);
     }
     request.actor = actor;
   });
