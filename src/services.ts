@@ -179,6 +179,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.links = new LinkIndex({ store: s.store });
   s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store, openapi: s.openapi });
+  s.spaces.onHeadMoved((tx, moved) => s.searchEngine.spaceChanged(tx, moved.spaceId));
   s.merges = new MergeService(deps, {
     changeRequests: s.changeRequests,
     reviews: s.reviews,
@@ -186,7 +187,6 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     orgs: s.orgs,
     store: s.store,
     links: s.links,
-    searchEngine: s.searchEngine,
   });
   s.content = new ContentService(deps, { authz: s.authz, changeRequests: s.changeRequests, store: s.store });
   s.contentWrites = new ContentWriteService(deps, {
@@ -229,7 +229,6 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     blobs: s.blobs,
     outbound: s.outbound,
     links: s.links,
-    searchEngine: s.searchEngine,
     spaces: s.spaces,
   });
   s.storage = new StorageService(deps, { authz: s.authz, blobs: s.blobs });

@@ -47,7 +47,6 @@ export interface MergeNeeds {
   orgs: Pick<OrgsService, 'requireRow'>;
   store: MergeStore & Pick<ContentStore, 'snapshot'>;
   links: Pick<LinkIndex, 'reindex'>;
-  searchEngine: Pick<SearchEngine, 'spaceChanged'>;
 }
 
 export class MergeService {
@@ -91,10 +90,9 @@ export class MergeService {
           mergedFrom: fresh.cr.id,
         });
         mergedRevision = revision.id;
-        await this.services.spaces.moveHead(tx, spaceId, revision.id, now);
+        await this.services.spaces.moveHead(tx, { spaceId, revisionId: revision.id, by: actor.userId }, now);
         const snapshot = await this.services.store.snapshot(tx, merged.treeHash!);
         await this.services.links.reindex(tx, spaceId, snapshot, merged.changedPages);
-        await this.services.searchEngine.spaceChanged(tx, spaceId);
       }
       await tx
         .updateTable('change_requests')

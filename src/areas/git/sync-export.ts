@@ -426,14 +426,13 @@ async function applyMerged(
       });
       changedPages = again.changedPages;
     }
-    await services.spaces.moveHead(tx, job.spaceId, target.id, now);
+    await services.spaces.moveHead(tx, { spaceId: job.spaceId, revisionId: target.id, by: job.actorId }, now);
     await services.links.reindex(
       tx,
       job.spaceId,
       await services.store.snapshot(tx, target.tree_hash),
       changedPages,
     );
-    await services.searchEngine.spaceChanged(tx, job.spaceId);
     return { revisionId: exported.id, warnings: [] };
   });
 }

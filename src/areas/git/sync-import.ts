@@ -386,10 +386,13 @@ export async function runImport(
       });
       revisionId = revision.id;
       if (!job.standalone) {
-        await services.spaces.moveHead(tx, job.spaceId, revision.id, now);
+        await services.spaces.moveHead(
+          tx,
+          { spaceId: job.spaceId, revisionId: revision.id, by: job.actorId },
+          now,
+        );
         const snapshot = await services.store.snapshot(tx, treeHash);
         await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
-        await services.searchEngine.spaceChanged(tx, job.spaceId);
       }
     }
     if (!job.standalone) {

@@ -30,7 +30,6 @@ export interface SyncNeeds {
   blobs: Pick<BlobStore, 'get' | 'put'>;
   outbound: Pick<OutboundClient, 'check'>;
   links: Pick<LinkIndex, 'reindex'>;
-  searchEngine: Pick<SearchEngine, 'spaceChanged'>;
   spaces: Pick<SpacesService, 'headOf' | 'lockRow' | 'moveHead'>;
 }
 

@@ -32,7 +32,17 @@ export interface SpacesNeeds {
   trash: Pick<TrashService, 'trash' | 'restoreSpace'>;
 }
 
+/** A space's current revision moved, and who moved it (null: the system, e.g. a sync). */
+export interface HeadMoved {
+  spaceId: string;
+  revisionId: string;
+  by: string | null;
+}
+
+export type HeadMovedListener = (tx: Tx, moved: HeadMoved) => Promise<void>;
+
 export class SpacesService {
+  private readonly headListeners: HeadMovedListener[] = [];
   constructor(
     private readonly deps: Deps,
     private readonly services: SpacesNeeds,
@@ -148,12 +158,22 @@ export class SpacesService {
   }
 
   /** Points the space's main content at a new revision (a merge, a git sync). */
-  async moveHead(tx: Tx, spaceId: string, revisionId: string, now: string): Promise<void> {
+  /**
+   * The space's current revision becomes `revisionId` (a merge, a git import or export), and
+   * everyone who follows the current content hears it within the same transaction.
+   */
+  async moveHead(tx: Tx, moved: HeadMoved, now: string): Promise<void> {
     await tx
       .updateTable('spaces')
-      .set({ revision_id: revisionId, updated_at: now })
-      .where('id', '=', spaceId)
+      .set({ revision_id: moved.revisionId, updated_at: now })
+      .where('id', '=', moved.spaceId)
       .execute();
+    for (const listener of this.headListeners) await listener(tx, moved);
+  }
+
+  /** Adds a follower of `moveHead` (search indexing, integration events). */
+  onHeadMoved(listener: HeadMovedListener): void {
+    this.headListeners.push(listener);
   }
 
   /** Moves the space's change-request counters (kept on the space row for its views). */
