@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseAllowEntry } from './http/allow-list.js';
+import { decodeSecretsKey, SECRETS_KEY_BYTES } from './secret-box.js';
 
 /**
  * The server's configuration. This module is the only place that reads `process.env`;
@@ -35,6 +36,11 @@ export interface Config {
   openapiRefreshMinutes: number;
   /** How long one fetch of an OpenAPI spec (or of a file it refers to) may take. */
   openapiFetchTimeoutMs: number;
+  /**
+   * QUIRE_SECRETS_KEY: the AES-256 key of secrets stored in the database (integration secrets).
+   * Unset: a key generated once into `dataDir` (src/secret-box.ts).
+   */
+  secretsKey: Buffer | undefined;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -157,6 +163,19 @@ function trustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+function secretsKey(env: Env): Buffer | undefined {
+  const raw = read(env, 'QUIRE_SECRETS_KEY');
+  if (raw === undefined) return undefined;
+  const key = decodeSecretsKey(raw);
+  if (!key) {
+    throw new ConfigError(
+      'QUIRE_SECRETS_KEY',
+      `must be ${SECRETS_KEY_BYTES} random bytes in base64 (44 characters), such as the output of \`openssl rand -base64 32\``,
+    );
+  }
+  return key;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -200,5 +219,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiRefreshMinutes: integer(env, 'QUIRE_OPENAPI_REFRESH_MINUTES', 6 * 60, 0, 366 * 24 * 60),
     openapiFetchTimeoutMs: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
+    secretsKey: secretsKey(env),
   };
 }

@@ -16,6 +16,7 @@ import * as openapi from './migrations/0013-openapi.js';
 import * as sessions from './migrations/0014-sessions.js';
 import * as saml from './migrations/0015-saml.js';
 import * as searchPageSpecs from './migrations/0016-search-page-specs.js';
+import * as integrations from './migrations/0017-integrations.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-sessions': sessions,
   '0015-saml': saml,
   '0016-search-page-specs': searchPageSpecs,
+  '0017-integrations': integrations,
 };
 
 class StaticProvider implements MigrationProvider {

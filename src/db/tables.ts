@@ -637,6 +637,56 @@ export interface SamlRequestsTable {
   expires_at: string;
 }
 
+export type IntegrationVisibility = 'public' | 'private' | 'unlisted';
+
+/** A published integration (src/areas/integrations); lists and objects are JSON text. */
+export interface IntegrationsTable {
+  /** Global, as GitBook's are; the first organization to publish it owns it. */
+  name: string;
+  owner_org_id: string;
+  /** 1 at the first publish, one more at each later one. */
+  version: number;
+  title: string;
+  description: string;
+  summary: string | null;
+  visibility: IntegrationVisibility;
+  target: 'all' | 'site' | 'space' | 'organization';
+  runtime: 'v1' | 'v2';
+  scopes: string;
+  categories: string;
+  blocks: string;
+  content_sources: string;
+  configurations: string;
+  external_links: string;
+  /** JSON of the CSP string or directive object; null when none was given. */
+  content_security_policy: string | null;
+  /** `|host|host|` of the blocks' urlUnfurl patterns, lower case: what `blockDomain` matches. */
+  unfurl_hosts: string;
+  /** Blob hash of the icon (PNG, JPEG or WebP), or null. */
+  icon: string | null;
+  /** JSON array of the preview images' blob hashes. */
+  preview_images: string;
+  /** Blob hash of the bundled script. */
+  script_sha: string;
+  /** The secrets object as JSON, sealed by the server's SecretBox; never plaintext. */
+  secrets: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An integration installed in an organization (one per pair). */
+export interface IntegrationInstallationsTable {
+  id: string;
+  integration_name: string;
+  org_id: string;
+  status: 'active';
+  /** JSON object of the installation's configuration. */
+  configuration: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -682,4 +732,6 @@ export interface Tables {
   openapi_spec_versions: OpenApiSpecVersionsTable;
   saml_providers: SamlProvidersTable;
   saml_requests: SamlRequestsTable;
+  integrations: IntegrationsTable;
+  integration_installations: IntegrationInstallationsTable;
 }
