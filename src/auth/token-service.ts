@@ -36,7 +36,7 @@ export class TokenService {
         deps.db
           .selectFrom('api_tokens as t')
           .innerJoin('users as u', 'u.id', 't.user_id')
-          .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 't.expires_at', 'u.email'])
+          .select(['t.id', 't.user_id', 't.hash', 't.revoked_at', 't.expires_at', 't.scopes', 'u.email'])
           .where('t.lookup', '=', p.lookup),
       deps.database.cache,
     );
@@ -44,13 +44,15 @@ export class TokenService {
 
   /**
    * Issues a token for `userId`; `value` lets the operator choose it (QUIRE_ADMIN_TOKEN);
-   * `expiresAt` (ISO) makes it stop working then, as if it had never existed.
+   * `expiresAt` (ISO) makes it stop working then, as if it had never existed; `scopes` makes it
+   * an integration installation's token (see auth/installation-access.ts).
    */
   async create(
     userId: string,
     label: string | null,
     value?: string,
     expiresAt: string | null = null,
+    scopes?: readonly string[],
   ): Promise<IssuedToken> {
     const token = value ?? generateToken();
     const { lookup, hash } = digestToken(token);
@@ -67,6 +69,7 @@ export class TokenService {
         last_used_at: null,
         revoked_at: null,
         expires_at: expiresAt,
+        scopes: scopes ? JSON.stringify(scopes) : null,
       })
       .execute();
     return { id, token };
@@ -150,7 +153,9 @@ export class TokenService {
       throw unauthorized('Invalid API token: send a token created with `quire token create`');
     if (row.revoked_at) throw unauthorized('This API token has been revoked; create a new one');
     await this.markUsed(row.id);
-    return { userId: row.user_id, tokenId: row.id, email: row.email };
+    const actor: Actor = { userId: row.user_id, tokenId: row.id, email: row.email };
+    if (row.scopes !== null) actor.scopes = JSON.parse(row.scopes) as string[];
+    return actor;
   }
 
   private async markUsed(tokenId: string): Promise<void> {

@@ -17,6 +17,7 @@ import * as sessions from './migrations/0014-sessions.js';
 import * as saml from './migrations/0015-saml.js';
 import * as searchPageSpecs from './migrations/0016-search-page-specs.js';
 import * as integrations from './migrations/0017-integrations.js';
+import * as installationTokens from './migrations/0018-installation-tokens.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-saml': saml,
   '0016-search-page-specs': searchPageSpecs,
   '0017-integrations': integrations,
+  '0018-installation-tokens': installationTokens,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,6 +29,8 @@ export interface ApiTokensTable {
   revoked_at: string | null;
   /** After this instant the token is refused like an unknown one; null never expires. */
   expires_at: string | null;
+  /** JSON list of integration scopes for an installation's token (migration 0018); null otherwise. */
+  scopes: string | null;
 }
 
 /** A browser session (src/areas/sessions); the cookie value is stored only as its digest. */
