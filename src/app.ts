@@ -13,6 +13,7 @@ import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
 import { gitRoutes } from './areas/git/routes.js';
 import { importRoutes } from './areas/imports/routes.js';
+import { integrationAssetRoutes, integrationRoutes } from './areas/integrations/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
@@ -164,6 +165,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await ssoServiceProviderRoutes(app);
   openApiRoutes(app);
   publicOpenApiRoutes(app);
+  integrationRoutes(app);
+  integrationAssetRoutes(app);
   await sessionRoutes(app);
   publishedSiteRoutes(app, siteServer);
 

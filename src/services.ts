@@ -12,6 +12,7 @@ import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
 import { GitService } from './areas/git/service.js';
 import { ImportsService } from './areas/imports/service.js';
+import { IntegrationsService } from './areas/integrations/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OpenApiService } from './areas/openapi/service.js';
@@ -38,6 +39,7 @@ import type { Deps } from './deps.js';
 import { OutboundClient } from './http/outbound.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 import { SearchEngine } from './search/engine.js';
+import { dataDirSecretsKey, SecretBox } from './secret-box.js';
 
 /**
  * Every area's service, built once per server: what routes and the app reach. Services do not
@@ -80,6 +82,9 @@ export interface Services {
   imports: ImportsService;
   storage: StorageService;
   openapi: OpenApiService;
+  /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
+  secretBox: SecretBox;
+  integrations: IntegrationsService;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -232,6 +237,13 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     spaces: s.spaces,
   });
   s.storage = new StorageService(deps, { authz: s.authz, blobs: s.blobs });
+  s.secretBox = new SecretBox(() => deps.config.secretsKey ?? dataDirSecretsKey(deps.config.dataDir));
+  s.integrations = new IntegrationsService(deps, {
+    authz: s.authz,
+    orgs: s.orgs,
+    blobs: s.blobs,
+    secrets: s.secretBox,
+  });
   s.imports = new ImportsService(deps, {
     authz: s.authz,
     jobs: s.jobs,
