@@ -583,7 +583,7 @@ describe('installations (acceptance 9)', () => {
     expect(home.data.target.organization).toBe(orgId);
   });
 
-  it('uninstalls a integration from other organizations when it is made private', async () => {
+  it('uninstalls an integration from other organizations when it is made private', async () => {
     await publish('going-private', { visibility: 'public' });
     await outsider.api.integrations.installIntegration('going-private', { organization: otherOrg });
     await admin.api.integrations.installIntegration('going-private', { organization: orgId });
@@ -620,7 +620,7 @@ describe('installations (acceptance 9)', () => {
     expect(byStranger.code).toBe(404);
   });
 
-  it('searches and pages an organization installations', async () => {
+  it('searches and pages an organization's installations', async () => {
     const page = (await admin.api.orgs.listOrganizationInstallations(orgId, { limit: 1 })).data;
     expect(page.items).toHaveLength(1);
     expect(page.count).toBeGreaterThan(1);
