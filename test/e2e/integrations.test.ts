@@ -620,7 +620,7 @@ describe('installations (acceptance 9)', () => {
     expect(byStranger.code).toBe(404);
   });
 
-  it('searches and pages an organization's installations', async () => {
+  it("searches and pages an organization's installations", async () => {
     const page = (await admin.api.orgs.listOrganizationInstallations(orgId, { limit: 1 })).data;
     expect(page.items).toHaveLength(1);
     expect(page.count).toBeGreaterThan(1);
