@@ -13,6 +13,8 @@ import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
 import { gitRoutes } from './areas/git/routes.js';
 import { importRoutes } from './areas/imports/routes.js';
+import { integrationEndpointRoutes } from './areas/integrations/endpoint-routes.js';
+import { answerInProcess } from './areas/integrations/in-process-api.js';
 import { integrationAssetRoutes, integrationRoutes } from './areas/integrations/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
@@ -167,6 +169,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   publicOpenApiRoutes(app);
   integrationRoutes(app);
   integrationAssetRoutes(app);
+  await integrationEndpointRoutes(app);
+  services.apiForGateway = (request) => answerInProcess(app, request);
+  app.addHook('onClose', async () => services.integrationRuntime.close());
   await sessionRoutes(app);
   publishedSiteRoutes(app, siteServer);
 

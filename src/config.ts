@@ -41,6 +41,10 @@ export interface Config {
    * Unset: a key generated once into `dataDir` (src/secret-box.ts).
    */
   secretsKey: Buffer | undefined;
+  /** How long an integration script may take on one event before its process is stopped. */
+  integrationTimeoutMs: number;
+  /** The V8 heap of one integration script. */
+  integrationMemoryMb: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -220,5 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     openapiRefreshMinutes: integer(env, 'QUIRE_OPENAPI_REFRESH_MINUTES', 6 * 60, 0, 366 * 24 * 60),
     openapiFetchTimeoutMs: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
     secretsKey: secretsKey(env),
+    integrationTimeoutMs: integer(env, 'QUIRE_INTEGRATION_TIMEOUT_MS', 15_000, 100, 600_000),
+    integrationMemoryMb: integer(env, 'QUIRE_INTEGRATION_MEMORY_MB', 128, 16, 4096),
   };
 }

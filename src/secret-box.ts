@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -91,6 +91,14 @@ export class SecretBox {
         'a stored secret does not decrypt: QUIRE_SECRETS_KEY (or the data directory key) changed since it was stored',
       );
     }
+  }
+
+  /**
+   * A stable secret for `label`, derived from the key (HMAC-SHA256): the same on every process
+   * sharing the key, nothing stored, and no way back to the key from it.
+   */
+  derive(label: string): string {
+    return createHmac('sha256', this.keyNow()).update(label, 'utf8').digest('base64url');
   }
 
   private keyNow(): Buffer {

@@ -12,6 +12,10 @@ import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
 import { GitService } from './areas/git/service.js';
 import { ImportsService } from './areas/imports/service.js';
+import { IntegrationDelivery } from './areas/integrations/delivery.js';
+import { integrationGateway } from './areas/integrations/gateway-routing.js';
+import { InstallationIdentities } from './areas/integrations/identities.js';
+import { presentInstallation, presentIntegration } from './areas/integrations/present.js';
 import { IntegrationsService } from './areas/integrations/service.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
@@ -29,6 +33,7 @@ import { SamlRequestStore } from './areas/sso/requests.js';
 import { SamlProvidersService } from './areas/sso/service.js';
 import { StorageService } from './areas/storage/service.js';
 import { TeamsService } from './areas/teams/service.js';
+import { presentUser } from './areas/users/present.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
 import { sessionCookie } from './auth/session-cookie.js';
@@ -37,6 +42,9 @@ import { type BlobStore, FileBlobStore } from './content/blob-store.js';
 import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
 import { OutboundClient } from './http/outbound.js';
+import type { GatewayHandler } from './integrations/runtime/gateway.js';
+import { IntegrationRuntime } from './integrations/runtime/runtime.js';
+import { findWorkerd } from './integrations/runtime/workerd-binary.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 import { SearchEngine } from './search/engine.js';
 import { dataDirSecretsKey, SecretBox } from './secret-box.js';
@@ -85,9 +93,17 @@ export interface Services {
   /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
   secretBox: SecretBox;
   integrations: IntegrationsService;
+  integrationRuntime: IntegrationRuntime;
+  integrationDelivery: IntegrationDelivery;
+  /** Answers an integration script's calls to Quire's API in process; set by the app once built. */
+  apiForGateway: GatewayHandler | undefined;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+/** Largest event, answer or outgoing request of an integration script. */
+const INTEGRATION_BODY_BYTES = 5 * 1024 * 1024;
+/** An integration's process is stopped after this long without events. */
+const INTEGRATION_IDLE_MS = 5 * 60 * 1000;
 
 export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   const s = {} as Services;
@@ -238,12 +254,59 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.storage = new StorageService(deps, { authz: s.authz, blobs: s.blobs });
   s.secretBox = new SecretBox(() => deps.config.secretsKey ?? dataDirSecretsKey(deps.config.dataDir));
+  s.integrationRuntime = new IntegrationRuntime({
+    binary: findWorkerd(),
+    limits: {
+      timeoutMs: deps.config.integrationTimeoutMs,
+      memoryMb: deps.config.integrationMemoryMb,
+      maxBodyBytes: INTEGRATION_BODY_BYTES,
+    },
+    idleMs: INTEGRATION_IDLE_MS,
+    log: deps.log,
+    gateway: (integration) => integrationGateway(deps, s.outbound, integration, () => s.apiForGateway),
+  });
+  s.integrationDelivery = new IntegrationDelivery(deps, {
+    jobs: s.jobs,
+    runtime: s.integrationRuntime,
+    identities: new InstallationIdentities(deps, { users: s.users, members: s.members, tokens: s.tokens }),
+    integrations: {
+      forDelivery: async (name) => {
+        const found = await s.integrations.forDelivery(name);
+        if (!found) return undefined;
+        const { view, script, secrets } = found;
+        return {
+          name,
+          version: view.row.version,
+          title: view.row.title,
+          scopes: JSON.parse(view.row.scopes) as string[],
+          script,
+          secrets,
+          presented: presentIntegration(view, deps.urls),
+        };
+      },
+      installationForDelivery: async (id) => {
+        const row = await s.integrations.installationRow(id);
+        if (!row) return undefined;
+        const presented = presentInstallation(row, deps.urls);
+        return { id: row.id, org_id: row.org_id, integration_name: row.integration_name, presented };
+      },
+      installationIdsInOrg: async (db, orgId) =>
+        (await s.integrations.installationsInOrg(orgId, db)).map((i) => i.id),
+    },
+    presentUsers: (ids) => Promise.all(ids.map(async (id) => presentUser(await s.users.get(id), deps.urls))),
+    signingSecret: (name) => s.secretBox.derive(`integration-signing:${name}`),
+    orgOfSpace: async (db, spaceId) =>
+      (await db.selectFrom('spaces').select('org_id').where('id', '=', spaceId).executeTakeFirst())?.org_id,
+  });
   s.integrations = new IntegrationsService(deps, {
     authz: s.authz,
     orgs: s.orgs,
     blobs: s.blobs,
     secrets: s.secretBox,
+    events: s.integrationDelivery,
+    runtime: s.integrationRuntime,
   });
+  s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
   s.imports = new ImportsService(deps, {
     authz: s.authz,
     jobs: s.jobs,
@@ -275,4 +338,5 @@ function registerJobs(services: Services): void {
   services.git.registerJobs();
   services.imports.registerJobs();
   services.openapi.registerJobs();
+  services.integrationDelivery.registerJobs();
 }

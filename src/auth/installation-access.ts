@@ -17,7 +17,6 @@ export const INSTALLATION_OPERATIONS: Record<string, readonly string[]> = {
   'GET /v1/integrations/{integrationName}': [],
   'GET /v1/orgs/{organizationId}': [],
   'GET /v1/orgs/{organizationId}/spaces': ['space:metadata:read', 'space:content:read'],
-  'GET /v1/orgs/{organizationId}/installations': [],
   'GET /v1/orgs/{organizationId}/sites/{siteId}': ['site:metadata:read'],
   'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:read'],
   'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:write'],

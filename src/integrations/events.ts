@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
  */
 
 /** A user as events carry it (the official `User` object, presented by the users area). */
-export type EventUser = Record<string, unknown> & { id: string };
+export type EventUser = { id: string };
 
 interface Base {
   eventId: string;

@@ -23,6 +23,10 @@ export interface IntegrationsNeeds {
   orgs: Pick<OrgsService, 'findRow' | 'listForActor'>;
   blobs: Pick<BlobStore, 'get' | 'put'>;
   secrets: Pick<SecretBox, 'seal' | 'open'>;
+  /** Integration events: `installation_setup` goes out when an installation is made. */
+  events: { installed(tx: Tx, installationId: string): Promise<void> };
+  /** The runtime forgets an unpublished integration's process. */
+  runtime: { forget(name: string): Promise<void> };
 }
 
 /** An installation as the runtime reads it. */
@@ -238,6 +242,7 @@ export class IntegrationsService {
       await tx.deleteFrom('integrations').where('name', '=', name).execute();
       await tx.deleteFrom('integration_installations').where('integration_name', '=', name).execute();
     });
+    await this.services.runtime.forget(name);
   }
 
   /**
@@ -274,6 +279,7 @@ export class IntegrationsService {
           updated_at: now,
         };
         await tx.insertInto('integration_installations').values(installation).execute();
+        await this.services.events.installed(tx, installation.id);
         return { integration, installation };
       });
     let result: { integration: IntegrationsTable; installation: IntegrationInstallationsTable };
@@ -353,6 +359,24 @@ export class IntegrationsService {
   async viewOf(name: string): Promise<IntegrationView | undefined> {
     const row = await this.find(this.deps.db, name);
     return row && (await this.views([row], new Map()))[0];
+  }
+
+  /** Everything the runtime needs to run the current version; undefined when unpublished. */
+  async forDelivery(
+    name: string,
+  ): Promise<{ view: IntegrationView; script: string; secrets: Record<string, string> } | undefined> {
+    const view = await this.viewOf(name);
+    const script = view && (await this.scriptOf(name));
+    if (!view || !script) return undefined;
+    return { view, script: script.script, secrets: await this.secretsOf(name) };
+  }
+
+  async installationRow(id: string): Promise<IntegrationInstallationsTable | undefined> {
+    return this.deps.db
+      .selectFrom('integration_installations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The current version's script, as published (the bundle `gitbook publish` built). */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Logger } from 'pino';
+import type { Deps } from '../../deps.js';
 import type { GatewayHandler } from './gateway.js';
 import { ScriptFailure, type WorkerAnswer, type WorkerLimits, WorkerProcess } from './worker-process.js';
 import type { WorkerdBinary } from './workerd-binary.js';
@@ -20,7 +20,7 @@ export interface RuntimeOptions {
   idleMs: number;
   /** What the fetch() calls of one integration's script get. */
   gateway(integration: { name: string; version: number }): GatewayHandler;
-  log: Logger;
+  log: Deps['log'];
 }
 
 /**

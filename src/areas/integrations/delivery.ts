@@ -1,0 +1,182 @@
+import type { Db, Tx } from '../../db/database.js';
+import type { Deps } from '../../deps.js';
+import {
+  type EventUser,
+  type FETCH_METHODS,
+  fetchEvent,
+  type IntegrationEvent,
+  installationSetup,
+  spaceContentUpdated,
+} from '../../integrations/events.js';
+import type { IntegrationRuntime } from '../../integrations/runtime/runtime.js';
+import { ScriptFailure, type WorkerAnswer } from '../../integrations/runtime/worker-process.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { HeadMoved } from '../spaces/service.js';
+import type { InstallationIdentities } from './identities.js';
+
+const DELIVER = 'integrations.deliver';
+/** A failing delivery is tried this many times (with the queue's backoff), then reported. */
+const DELIVERY_ATTEMPTS = 4;
+
+/** What delivery needs to know of an integration. */
+export interface DeliveredIntegration {
+  name: string;
+  version: number;
+  title: string;
+  scopes: string[];
+  script: string;
+  secrets: Record<string, string>;
+  /** The integration as the API presents it (`environment.integration`). */
+  presented: object;
+}
+
+/** What delivery needs to know of an installation. */
+export interface DeliveredInstallation {
+  id: string;
+  org_id: string;
+  integration_name: string;
+  presented: object;
+}
+
+export interface DeliveryNeeds {
+  jobs: Pick<JobQueue, 'enqueue' | 'register'>;
+  runtime: IntegrationRuntime;
+  identities: InstallationIdentities;
+  integrations: {
+    /** The current version of an integration with its script and secrets; undefined when gone. */
+    forDelivery(name: string): Promise<DeliveredIntegration | undefined>;
+    installationForDelivery(id: string): Promise<DeliveredInstallation | undefined>;
+    /** Ids of the organization's active installations. */
+    installationIdsInOrg(db: Db | Tx, orgId: string): Promise<string[]>;
+  };
+  /** Users as events carry them (the official User object). */
+  presentUsers(ids: string[]): Promise<EventUser[]>;
+  /** A stable secret of the integration, for it to check requests that claim to come from Quire. */
+  signingSecret(name: string): string;
+  /** The organization of a space (for events about it). */
+  orgOfSpace(db: Db | Tx, spaceId: string): Promise<string | undefined>;
+}
+
+/**
+ * Delivers events to the scripts of installed integrations. Each delivery is a durable job,
+ * enqueued in the transaction of what caused it (so an event exists only if its cause
+ * committed), retried with backoff when the script fails, crashes or times out, and reported in
+ * the log with the script's last output once its attempts are spent. A script that does not
+ * handle an event type answers 406, which is a delivery done.
+ */
+export class IntegrationDelivery {
+  constructor(
+    private readonly deps: Deps,
+    private readonly needs: DeliveryNeeds,
+  ) {}
+
+  registerJobs(): void {
+    this.needs.jobs.register(DELIVER, async (payload) => {
+      const { installationId, event } = payload as { installationId: string; event: IntegrationEvent };
+      await this.deliver(installationId, event);
+    });
+  }
+
+  /** `installation_setup`, when an integration is installed in an organization. */
+  async installed(tx: Tx, installationId: string): Promise<void> {
+    await this.enqueue(tx, installationSetup(installationId));
+  }
+
+  /** `space_content_updated`, to every installation in the space's organization. */
+  readonly headMoved = async (tx: Tx, moved: HeadMoved): Promise<void> => {
+    const orgId = await this.needs.orgOfSpace(tx, moved.spaceId);
+    if (!orgId) return;
+    const installations = await this.needs.integrations.installationIdsInOrg(tx, orgId);
+    if (installations.length === 0) return;
+    const updatedBy = moved.by ? await this.needs.presentUsers([moved.by]) : [];
+    for (const id of installations) {
+      await this.enqueue(tx, spaceContentUpdated(id, moved.spaceId, moved.revisionId, updatedBy));
+    }
+  };
+
+  private async enqueue(tx: Tx, event: IntegrationEvent): Promise<void> {
+    await this.needs.jobs.enqueue(
+      DELIVER,
+      { installationId: event.installationId, event },
+      { tx, maxAttempts: DELIVERY_ATTEMPTS },
+    );
+  }
+
+  /** Runs one event in the installation's script; throws (so the job retries) when it fails. */
+  async deliver(installationId: string, event: IntegrationEvent): Promise<void> {
+    const installation = await this.needs.integrations.installationForDelivery(installationId);
+    // Uninstalled or unpublished since: nobody is left to tell.
+    if (!installation) return;
+    const integration = await this.needs.integrations.forDelivery(installation.integration_name);
+    if (!integration) return;
+    const log = this.deps.log.child({ integration: integration.name, installationId, event: event.type });
+    const unavailable = this.needs.runtime.unavailable;
+    if (unavailable) {
+      log.warn({ reason: unavailable }, 'integration event not delivered: scripts do not run on this server');
+      return;
+    }
+    const environment = await this.environment(integration, installation);
+    let answer: WorkerAnswer;
+    try {
+      answer = await this.needs.runtime.dispatch(integration, event, environment);
+    } catch (error) {
+      if (!(error instanceof ScriptFailure)) throw error;
+      log.warn(
+        { reason: error.reason, output: this.needs.runtime.recentLog(integration.name) },
+        error.message,
+      );
+      throw error;
+    }
+    if (answer.status === 406) return;
+    if (answer.status >= 300) {
+      const detail = answer.body.toString('utf8').slice(0, 500);
+      log.warn({ status: answer.status, detail }, 'integration script failed on an event');
+      throw new Error(`the script of ${integration.name} answered ${answer.status}: ${detail}`);
+    }
+  }
+
+  /**
+   * A request to the integration's public endpoint, answered by its `fetch` handler at once
+   * (webhooks from other services wait for their answer).
+   */
+  async fetch(
+    name: string,
+    installationId: string | undefined,
+    request: { url: string; method: string; headers: Record<string, string>; body: Buffer | undefined },
+  ): Promise<WorkerAnswer | undefined> {
+    const integration = await this.needs.integrations.forDelivery(name);
+    if (!integration) return undefined;
+    let installation: DeliveredInstallation | undefined;
+    if (installationId !== undefined) {
+      installation = await this.needs.integrations.installationForDelivery(installationId);
+      if (installation?.integration_name !== name) return undefined;
+    }
+    const method = request.method.toLowerCase() as (typeof FETCH_METHODS)[number];
+    const event = fetchEvent({ url: request.url, method, headers: request.headers }, installationId);
+    const environment = await this.environment(integration, installation);
+    return this.needs.runtime.dispatch(integration, event, environment, request.body);
+  }
+
+  /** The `environment` form field: what `@gitbook/runtime` builds its context from. */
+  private async environment(
+    integration: DeliveredIntegration,
+    installation: DeliveredInstallation | undefined,
+  ): Promise<Record<string, unknown>> {
+    const { identities } = this.needs;
+    const integrationToken = await identities.integrationToken(integration);
+    const installationToken = installation
+      ? await identities.installationToken(installation, integration)
+      : undefined;
+    return {
+      apiEndpoint: this.deps.config.publicUrl,
+      apiTokens: {
+        integration: integrationToken,
+        ...(installationToken ? { installation: installationToken } : {}),
+      },
+      integration: integration.presented,
+      ...(installation ? { installation: installation.presented } : {}),
+      secrets: integration.secrets,
+      signingSecrets: { integration: this.needs.signingSecret(integration.name) },
+    };
+  }
+}
