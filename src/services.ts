@@ -95,6 +95,7 @@ export interface Services {
   integrations: IntegrationsService;
   integrationRuntime: IntegrationRuntime;
   integrationDelivery: IntegrationDelivery;
+  integrationIdentities: InstallationIdentities;
   /** Answers an integration script's calls to Quire's API in process; set by the app once built. */
   apiForGateway: GatewayHandler | undefined;
 }
@@ -265,10 +266,15 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     log: deps.log,
     gateway: (integration) => integrationGateway(deps, s.outbound, integration, () => s.apiForGateway),
   });
+  s.integrationIdentities = new InstallationIdentities(deps, {
+    users: s.users,
+    members: s.members,
+    tokens: s.tokens,
+  });
   s.integrationDelivery = new IntegrationDelivery(deps, {
     jobs: s.jobs,
     runtime: s.integrationRuntime,
-    identities: new InstallationIdentities(deps, { users: s.users, members: s.members, tokens: s.tokens }),
+    identities: s.integrationIdentities,
     integrations: {
       forDelivery: async (name) => {
         const found = await s.integrations.forDelivery(name);
@@ -293,7 +299,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
       installationIdsInOrg: async (db, orgId) =>
         (await s.integrations.installationsInOrg(orgId, db)).map((i) => i.id),
     },
-    presentUsers: (ids) => Promise.all(ids.map(async (id) => presentUser(await s.users.get(id), deps.urls))),
+    presentUsers: async (db, ids) => (await s.users.rows(ids, db)).map((row) => presentUser(row, deps.urls)),
     signingSecret: (name) => s.secretBox.derive(`integration-signing:${name}`),
     orgOfSpace: async (db, spaceId) =>
       (await db.selectFrom('spaces').select('org_id').where('id', '=', spaceId).executeTakeFirst())?.org_id,

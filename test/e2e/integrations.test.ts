@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { dataDirSecretsKey, SECRETS_KEY_FILE, SecretBox } from '../../src/secret
 import { apiClient, apiClient146, rawRequest } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { gitbookPublish } from '../helpers/gitbook-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -857,36 +857,14 @@ describe('bad inputs (AREAS-2 5.4): 400 naming the field, and nothing changes', 
 
 describe('the official CLI (@gitbook/cli publish)', () => {
   it('publishes the fixture integration, bundled, to Quire; it lists and installs', async () => {
-    const home = mkdtempSync(path.join(tmpdir(), 'quire-gitbook-cli-'));
+    const run = await gitbookPublish({
+      manifest: path.join(HELLO, 'gitbook-manifest.yaml'),
+      organization: orgId,
+      token: admin.token,
+      endpoint: server.url,
+    });
+    const { home } = run;
     try {
-      const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [
-            path.join(ROOT, 'node_modules/@gitbook/cli/cli.js'),
-            'publish',
-            path.join(HELLO, 'gitbook-manifest.yaml'),
-            '--organization',
-            orgId,
-          ],
-          {
-            cwd: HELLO,
-            timeout: 120_000,
-            // The CLI keeps its settings under HOME and writes the bundle under the temporary
-            // directory: both are this test's own.
-            env: {
-              PATH: process.env.PATH ?? '',
-              HOME: home,
-              XDG_CONFIG_HOME: home,
-              TMPDIR: home,
-              GITBOOK_TOKEN: admin.token,
-              GITBOOK_ENDPOINT: server.url,
-            },
-          },
-          (error, stdout, stderr) =>
-            resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain('quire-hello');
       expect(run.stdout).toContain(`${server.url}/app/integrations/quire-hello`);
@@ -912,7 +890,7 @@ describe('the official CLI (@gitbook/cli publish)', () => {
       });
       expect(data.target.organization).toBe(orgId);
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      run.cleanup();
     }
   });
 });

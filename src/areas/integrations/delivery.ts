@@ -49,8 +49,8 @@ export interface DeliveryNeeds {
     /** Ids of the organization's active installations. */
     installationIdsInOrg(db: Db | Tx, orgId: string): Promise<string[]>;
   };
-  /** Users as events carry them (the official User object). */
-  presentUsers(ids: string[]): Promise<EventUser[]>;
+  /** Users as events carry them (the official User object), read in `db`. */
+  presentUsers(db: Db | Tx, ids: string[]): Promise<EventUser[]>;
   /** A stable secret of the integration, for it to check requests that claim to come from Quire. */
   signingSecret(name: string): string;
   /** The organization of a space (for events about it). */
@@ -88,7 +88,8 @@ export class IntegrationDelivery {
     if (!orgId) return;
     const installations = await this.needs.integrations.installationIdsInOrg(tx, orgId);
     if (installations.length === 0) return;
-    const updatedBy = moved.by ? await this.needs.presentUsers([moved.by]) : [];
+    // Read in the transaction: on SQLite a read beside it would wait for it to end.
+    const updatedBy = moved.by ? await this.needs.presentUsers(tx, [moved.by]) : [];
     for (const id of installations) {
       await this.enqueue(tx, spaceContentUpdated(id, moved.spaceId, moved.revisionId, updatedBy));
     }

@@ -107,6 +107,16 @@ export class UsersService {
     return { user: await this.create(input), created: true };
   }
 
+  /** The users among `ids` (inside a transaction when given one). */
+  async rows(ids: string[], db: Db | Tx = this.deps.db): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('users')
+      .select(['id', 'email', 'display_name', 'photo_url'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   async get(userId: string): Promise<UserRow> {
     const row = await this.byId.first({ id: userId });
     if (!row) throw notFound(`User "${userId}" not found`);

@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
+import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { gitbookPublish } from '../helpers/gitbook-cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * Integrations end to end: the official CLI builds and publishes a script written against
+ * @gitbook/runtime, it is installed, and Quire runs it in workerd on real events. The script
+ * reports what it sees to a recorder on loopback (reachable because QUIRE_OUTBOUND_ALLOW names
+ * it), reads content back with its installation token, and tries what it may not.
+ */
+
+const NOTIFY = path.resolve(import.meta.dirname, '../fixtures/integrations/notify');
+
+let server: TestServer;
+let admin: TestUser;
+let orgId: string;
+let spaceId: string;
+let recorder: Server;
+let reportUrl: string;
+let installationId: string;
+const reports: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  recorder = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      reports.push(JSON.parse(body) as Record<string, unknown>);
+      response.end('recorded');
+    });
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  const port = (recorder.address() as AddressInfo).port;
+  reportUrl = `http://127.0.0.1:${port}/report`;
+  server = await startTestServer({ env: { QUIRE_OUTBOUND_ALLOW: `127.0.0.1:${port}` } });
+  admin = await createUser(server);
+  orgId = await createOrg(admin, 'Integrations org');
+  spaceId = (await admin.api.orgs.createSpace(orgId, { title: 'Handbook' })).data.id;
+  await seed(admin.api, spaceId, [insert('Welcome', 'Hello.')]);
+
+  // The manifest as a team would write it, with this test's recorder and organization.
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-notify-'));
+  const manifest = readFileSync(path.join(NOTIFY, 'gitbook-manifest.yaml'), 'utf8')
+    .replace('script: src/index.ts', `script: ${path.join(NOTIFY, 'src/index.ts')}`)
+    .replace('REPORT_URL: replaced-by-the-test', `REPORT_URL: ${reportUrl}`);
+  writeFileSync(path.join(dir, 'gitbook-manifest.yaml'), manifest);
+  const run = await gitbookPublish({
+    manifest: path.join(dir, 'gitbook-manifest.yaml'),
+    organization: orgId,
+    token: admin.token,
+    endpoint: server.url,
+  });
+  run.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+  if (run.code !== 0) throw new Error(`gitbook publish failed:\n${run.stdout}\n${run.stderr}`);
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  recorder?.close();
+});
+
+/** Runs the queued deliveries (the test server's worker is off) until `done` holds. */
+async function deliverUntil(done: () => boolean): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      await server.app.quire.services.jobs.runDue();
+      expect(done()).toBe(true);
+    },
+    { timeout: 20_000, interval: 100 },
+  );
+}
+
+describe('an integration published with the official CLI, running in workerd', () => {
+  it('receives installation_setup when it is installed', async () => {
+    const { data } = await admin.api.integrations.installIntegration('quire-notify', { organization: orgId });
+    installationId = data.id;
+    await deliverUntil(() => reports.some((r) => r.type === 'installation_setup'));
+    expect(reports.find((r) => r.type === 'installation_setup')).toEqual({
+      type: 'installation_setup',
+      installationId,
+    });
+  });
+
+  it('receives space_content_updated after a merge, reads the content back, and is refused what it may not do', async () => {
+    const crId = await newChangeRequest(admin.api, spaceId, 'Add a page');
+    await write(admin.api, spaceId, crId, [insert('Release notes', 'New things.')]);
+    const merged = await admin.api.spaces.mergeChangeRequest(spaceId, crId);
+    expect(merged.data.result).toBe('merge');
+    const revisionId = merged.data.revision;
+
+    await deliverUntil(() =>
+      reports.some((r) => r.type === 'space_content_updated' && r.revisionId === revisionId),
+    );
+    const report = reports.find((r) => r.type === 'space_content_updated' && r.revisionId === revisionId)!;
+    expect(report.spaceId).toBe(spaceId);
+    expect(report.updatedBy).toEqual([admin.id]);
+    // What it read with its installation token is the merged content.
+    expect(report.titles).toEqual(['Welcome', 'Release notes']);
+    // Its scopes (space:content:read) do not cover a git import.
+    const outOfScope = report.outOfScope as { status: number; body: string };
+    expect(outOfScope.status).toBe(403);
+    expect(outOfScope.body).toContain('needs the integration scope space:git:sync');
+    // A private address is refused by Quire's guarded client, not reached.
+    const internal = report.internal as { status: number; body: string };
+    expect(internal.status).toBe(502);
+    expect(internal.body).toContain('10.0.0.1');
+  });
+
+  it("answers requests to its public endpoint with the script's fetch handler", async () => {
+    const { data } = await admin.api.integrations.getIntegrationByName('quire-notify');
+    const response = await fetch(data.urls.publicEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'a webhook',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ method: 'POST', body: 'a webhook', integration: 'quire-notify' });
+  });
+
+  it('acts as a member of its own organization only', async () => {
+    const other = await createOrg(admin, 'Elsewhere');
+    const otherSpace = (await admin.api.orgs.createSpace(other, { title: 'Secret' })).data.id;
+    const { data: installation } = await admin.api.integrations.getIntegrationInstallationById(
+      'quire-notify',
+      installationId,
+    );
+    expect(installation.id).toBe(installationId);
+    const own = await fetch(`${server.url}/v1/spaces/${spaceId}`, {
+      headers: { authorization: `Bearer ${await installationToken()}` },
+    });
+    expect(own.status).toBe(200);
+    const elsewhere = await fetch(`${server.url}/v1/spaces/${otherSpace}`, {
+      headers: { authorization: `Bearer ${await installationToken()}` },
+    });
+    expect(elsewhere.status).toBe(404);
+  });
+});
+
+/** The token the installation's script is given (the same the runtime hands out). */
+async function installationToken(): Promise<string> {
+  return server.app.quire.services.integrationIdentities.installationToken(
+    { id: installationId, org_id: orgId, integration_name: 'quire-notify' },
+    { title: 'Notify', scopes: ['space:content:read'] },
+  );
+}
