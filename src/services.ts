@@ -313,6 +313,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     runtime: s.integrationRuntime,
   });
   s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
+  s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
   s.imports = new ImportsService(deps, {
     authz: s.authz,
     jobs: s.jobs,

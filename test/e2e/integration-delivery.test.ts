@@ -115,6 +115,17 @@ describe('an integration published with the official CLI, running in workerd', (
     expect(internal.body).toContain('10.0.0.1');
   });
 
+  it('receives space_visibility_updated when a space is made public', async () => {
+    await admin.api.spaces.updateSpaceById(spaceId, { visibility: 'public' as never });
+    await deliverUntil(() => reports.some((r) => r.type === 'space_visibility_updated'));
+    expect(reports.find((r) => r.type === 'space_visibility_updated')).toEqual({
+      type: 'space_visibility_updated',
+      spaceId,
+      previousVisibility: 'private',
+      visibility: 'public',
+    });
+  });
+
   it("answers requests to its public endpoint with the script's fetch handler", async () => {
     const { data } = await admin.api.integrations.getIntegrationByName('quire-notify');
     const response = await fetch(data.urls.publicEndpoint, {

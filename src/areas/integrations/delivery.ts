@@ -7,11 +7,12 @@ import {
   type IntegrationEvent,
   installationSetup,
   spaceContentUpdated,
+  spaceVisibilityUpdated,
 } from '../../integrations/events.js';
 import type { IntegrationRuntime } from '../../integrations/runtime/runtime.js';
 import { ScriptFailure, type WorkerAnswer } from '../../integrations/runtime/worker-process.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { HeadMoved } from '../spaces/service.js';
+import type { HeadMoved, VisibilityChanged } from '../spaces/service.js';
 import type { InstallationIdentities } from './identities.js';
 
 const DELIVER = 'integrations.deliver';
@@ -92,6 +93,16 @@ export class IntegrationDelivery {
     const updatedBy = moved.by ? await this.needs.presentUsers(tx, [moved.by]) : [];
     for (const id of installations) {
       await this.enqueue(tx, spaceContentUpdated(id, moved.spaceId, moved.revisionId, updatedBy));
+    }
+  };
+
+  /** `space_visibility_updated`, to every installation in the space's organization. */
+  readonly visibilityChanged = async (tx: Tx, changed: VisibilityChanged): Promise<void> => {
+    for (const id of await this.needs.integrations.installationIdsInOrg(tx, changed.orgId)) {
+      await this.enqueue(
+        tx,
+        spaceVisibilityUpdated(id, changed.spaceId, changed.previous, changed.visibility),
+      );
     }
   };
 

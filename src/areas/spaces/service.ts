@@ -41,8 +41,18 @@ export interface HeadMoved {
 
 export type HeadMovedListener = (tx: Tx, moved: HeadMoved) => Promise<void>;
 
+export interface VisibilityChanged {
+  spaceId: string;
+  orgId: string;
+  previous: string;
+  visibility: string;
+}
+
+export type VisibilityListener = (tx: Tx, changed: VisibilityChanged) => Promise<void>;
+
 export class SpacesService {
   private readonly headListeners: HeadMovedListener[] = [];
+  private readonly visibilityListeners: VisibilityListener[] = [];
   constructor(
     private readonly deps: Deps,
     private readonly services: SpacesNeeds,
@@ -348,8 +358,23 @@ export class SpacesService {
       }
       patch.visibility = input.visibility;
     }
-    await this.deps.db.updateTable('spaces').set(patch).where('id', '=', spaceId).execute();
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx.updateTable('spaces').set(patch).where('id', '=', spaceId).execute();
+      if (patch.visibility === undefined || patch.visibility === space.visibility) return;
+      const changed = {
+        spaceId,
+        orgId: space.org_id,
+        previous: space.visibility,
+        visibility: patch.visibility,
+      };
+      for (const listener of this.visibilityListeners) await listener(tx, changed);
+    });
     return this.view(actor, spaceId);
+  }
+
+  /** Adds a follower of visibility changes (integration events). */
+  onVisibilityChanged(listener: VisibilityListener): void {
+    this.visibilityListeners.push(listener);
   }
 
   /**
