@@ -252,6 +252,11 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     outbound: s.outbound,
     links: s.links,
     spaces: s.spaces,
+    // Delivery is made further down; a sync runs long after both exist.
+    syncEvents: {
+      started: (...args) => s.integrationDelivery.gitSync.started(...args),
+      completed: (...args) => s.integrationDelivery.gitSync.completed(...args),
+    },
   });
   s.storage = new StorageService(deps, { authz: s.authz, blobs: s.blobs });
   s.secretBox = new SecretBox(() => deps.config.secretsKey ?? dataDirSecretsKey(deps.config.dataDir));

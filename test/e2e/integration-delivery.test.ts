@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { type GitServer, startGitServer } from '../helpers/git-server.js';
 import { gitbookPublish } from '../helpers/gitbook-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -23,6 +24,7 @@ let admin: TestUser;
 let orgId: string;
 let spaceId: string;
 let recorder: Server;
+let git: GitServer;
 let reportUrl: string;
 let installationId: string;
 const reports: Array<Record<string, unknown>> = [];
@@ -41,7 +43,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
   const port = (recorder.address() as AddressInfo).port;
   reportUrl = `http://127.0.0.1:${port}/report`;
-  server = await startTestServer({ env: { QUIRE_OUTBOUND_ALLOW: `127.0.0.1:${port}` } });
+  git = await startGitServer();
+  const gitPort = new URL(git.url).port;
+  server = await startTestServer({ env: { QUIRE_OUTBOUND_ALLOW: `127.0.0.1:${port},127.0.0.1:${gitPort}` } });
   admin = await createUser(server);
   orgId = await createOrg(admin, 'Integrations org');
   spaceId = (await admin.api.orgs.createSpace(orgId, { title: 'Handbook' })).data.id;
@@ -65,6 +69,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await server?.close();
+  await git?.close();
   recorder?.close();
 });
 
@@ -115,8 +120,25 @@ describe('an integration published with the official CLI, running in workerd', (
     expect(internal.body).toContain('10.0.0.1');
   });
 
+  it('hears a git import start and end, and the content it brought', async () => {
+    git.createRepo('docs');
+    const commit = git.commit('docs', 'main', { 'README.md': '# Imported\n\nFrom git.\n' }, 'Docs');
+    const imported = (await admin.api.orgs.createSpace(orgId, { title: 'From git' })).data.id;
+    await admin.api.spaces.importGitRepository(imported, {
+      url: git.repoUrl('docs'),
+      ref: 'refs/heads/main',
+    });
+    const about = (type: string) => reports.find((r) => r.type === type && r.spaceId === imported);
+    await deliverUntil(
+      () => about('space_gitsync_completed') !== undefined && about('space_content_updated') !== undefined,
+    );
+    expect(about('space_gitsync_started')).toBeDefined();
+    expect(about('space_gitsync_completed')).toMatchObject({ state: 'success', commitId: commit });
+    expect(about('space_content_updated')?.titles).toEqual(['Imported']);
+  });
+
   it('receives space_visibility_updated when a space is made public', async () => {
-    await admin.api.spaces.updateSpaceById(spaceId, { visibility: 'public' as never });
+    await admin.api.spaces.updateSpaceById(spaceId, { visibility: 'public' } as never);
     await deliverUntil(() => reports.some((r) => r.type === 'space_visibility_updated'));
     expect(reports.find((r) => r.type === 'space_visibility_updated')).toEqual({
       type: 'space_visibility_updated',

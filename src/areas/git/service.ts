@@ -20,6 +20,16 @@ export type { SyncJob } from './sync.js';
 export interface GitNeeds extends SyncNeeds {
   authz: Pick<Authorizer, 'space'>;
   jobs: Pick<JobQueue, 'register' | 'enqueue' | 'isLive'>;
+  /** Told when a sync starts and ends (integration events). */
+  syncEvents: {
+    started(spaceId: string, revisionId: string, commitId: string): Promise<void>;
+    completed(
+      spaceId: string,
+      revisionId: string,
+      commitId: string,
+      state: 'success' | 'failure',
+    ): Promise<void>;
+  };
 }
 
 export const GIT_JOB = 'git.sync';
@@ -197,6 +207,7 @@ export class GitService {
       return;
     }
     const log = this.deps.log.child({ spaceId: job.spaceId, direction: job.direction });
+    let started: { revisionId: string; commitId: string } | undefined;
     try {
       context.signal.throwIfAborted();
       const row = await this.row(job.spaceId);
@@ -207,16 +218,34 @@ export class GitService {
         return;
       }
       const credentials = job.sealed ? this.sealer.open(job.sealed) : undefined;
+      // What the space and the repository held when the sync began.
+      started = { revisionId: row?.last_revision ?? '', commitId: row?.last_commit ?? '' };
+      await this.services.syncEvents.started(job.spaceId, started.revisionId, started.commitId);
       const outcome =
         job.direction === 'import'
           ? await runImport(this.deps, this.sync, job, credentials, row)
           : await runExport(this.deps, this.sync, job, credentials, row);
       await this.record(job, 'success', null, outcome.warnings);
       log.info({ commit: outcome.commit }, `git ${job.direction} done`);
+      const after = await this.row(job.spaceId);
+      await this.services.syncEvents.completed(
+        job.spaceId,
+        after?.last_revision ?? started.revisionId,
+        outcome.commit ?? after?.last_commit ?? started.commitId,
+        'success',
+      );
     } catch (error) {
       const message = failureMessage(error);
       log.warn({ reason: message }, `git ${job.direction} failed`);
       await this.record(job, 'failure', message, error instanceof SyncFailure ? error.details : []);
+      if (started) {
+        await this.services.syncEvents.completed(
+          job.spaceId,
+          started.revisionId,
+          started.commitId,
+          'failure',
+        );
+      }
       if (!(error instanceof SyncFailure || error instanceof GitError || error instanceof OutboundError)) {
         if (!(error instanceof ApiError || error instanceof JobLeaseLost))
           log.error({ err: error }, 'git sync crashed');

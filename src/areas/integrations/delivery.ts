@@ -7,6 +7,8 @@ import {
   type IntegrationEvent,
   installationSetup,
   spaceContentUpdated,
+  spaceGitSyncCompleted,
+  spaceGitSyncStarted,
   spaceVisibilityUpdated,
 } from '../../integrations/events.js';
 import type { IntegrationRuntime } from '../../integrations/runtime/runtime.js';
@@ -95,6 +97,24 @@ export class IntegrationDelivery {
       await this.enqueue(tx, spaceContentUpdated(id, moved.spaceId, moved.revisionId, updatedBy));
     }
   };
+
+  /** `space_gitsync_started` and `space_gitsync_completed`, to the space's organization. */
+  readonly gitSync = {
+    started: (spaceId: string, revisionId: string, commitId: string) =>
+      this.toSpaceOrg(spaceId, (id) => spaceGitSyncStarted(id, spaceId, revisionId, commitId)),
+    completed: (spaceId: string, revisionId: string, commitId: string, state: 'success' | 'failure') =>
+      this.toSpaceOrg(spaceId, (id) => spaceGitSyncCompleted(id, spaceId, revisionId, commitId, state)),
+  };
+
+  private async toSpaceOrg(spaceId: string, build: (installationId: string) => IntegrationEvent) {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const orgId = await this.needs.orgOfSpace(tx, spaceId);
+      if (!orgId) return;
+      for (const id of await this.needs.integrations.installationIdsInOrg(tx, orgId)) {
+        await this.enqueue(tx, build(id));
+      }
+    });
+  }
 
   /** `space_visibility_updated`, to every installation in the space's organization. */
   readonly visibilityChanged = async (tx: Tx, changed: VisibilityChanged): Promise<void> => {
