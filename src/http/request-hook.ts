@@ -26,6 +26,8 @@ export interface CustomHostSites {
  * A token is checked before it is counted, so that unknown, revoked or malformed tokens count
  * against the address they come from: a new made-up token value is never a fresh bucket.
  */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
 export function registerRequestHook(app: App, limits: RateLimits, sites: CustomHostSites): void {
   const { services, deps } = app.quire;
   const publicOrigin = new URL(deps.config.publicUrl).origin;
@@ -50,9 +52,16 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
     const rateClass = rateClassOf(route);
     if (rateClass === 'site') limits.countSite(request.ip, reply);
     const needsToken = route?.startsWith('/v1') === true && !config.public;
-    if (rateClass !== 'api' || (!needsToken && !limits.api.enabled)) return;
-
     const header = request.headers.authorization;
+    // Public API routes (security: [] in the contract) show more to a caller who says who they
+    // are: a token, or a session cookie on a read.
+    const cookieValue = readSessionCookie(request.headers.cookie);
+    const optional =
+      !needsToken &&
+      route?.startsWith('/v1') === true &&
+      (header !== undefined || (cookieValue !== undefined && SAFE_METHODS.has(request.method)));
+    if (rateClass !== 'api' || (!needsToken && !optional && !limits.api.enabled)) return;
+
     const token = parseBearer(header);
     let actor: Actor | undefined;
     let refused: ApiError | undefined;
@@ -63,8 +72,8 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
         if (!(error instanceof ApiError) || error.status !== 401) throw error;
         refused = error;
       }
-    } else if (!header && needsToken) {
-      const cookie = readSessionCookie(request.headers.cookie);
+    } else if (!header && (needsToken || optional)) {
+      const cookie = cookieValue;
       if (cookie) {
         actor = await services.sessions.resolve(cookie);
         if (!actor) {
@@ -81,6 +90,16 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
     }
     limits.countApi(actor ? `t:${actor.tokenId}` : `a:${request.ip}`, reply);
 
+    if (optional) {
+      // A token sent but not valid is refused rather than read as anonymous: a mistyped token
+      // must not pass for a quietly shorter answer. An ended session reads as no one.
+      if (refused && header) throw refused;
+      if (header && !actor) {
+        throw unauthorized('Malformed Authorization header: expected "Authorization: Bearer <token>"');
+      }
+      if (actor) request.actor = actor;
+      return;
+    }
     // Only the API needs a token; unknown routes fall through to the 404 handler.
     if (!needsToken) return;
     if (refused) throw refused;

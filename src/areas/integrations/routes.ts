@@ -42,7 +42,7 @@ export function integrationRoutes(app: App): void {
       },
     },
     async (request) => {
-      const viewer = await viewerOf(request, services);
+      const viewer = viewerOf(request);
       const page = await services.integrations.list(viewer, request.query);
       return { ...page, items: page.items.map((view) => presentIntegration(view, urls)) };
     },
@@ -61,7 +61,7 @@ export function integrationRoutes(app: App): void {
       },
     },
     async (request) => {
-      const viewer = await viewerOf(request, services);
+      const viewer = viewerOf(request);
       return presentIntegration(
         await services.integrations.get(viewer, request.params.integrationName),
         urls,
