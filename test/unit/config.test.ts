@@ -39,6 +39,8 @@ describe('configuration', () => {
       QUIRE_BODY_LIMIT: '2048',
       QUIRE_OPENAPI_REFRESH_MINUTES: '0',
       QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '5000',
+      QUIRE_INTEGRATION_TIMEOUT_MS: '2000',
+      QUIRE_INTEGRATION_MEMORY_MB: '64',
     });
     expect(config).toEqual({
       port: 9000,
@@ -56,6 +58,8 @@ describe('configuration', () => {
       bodyLimit: 2048,
       openapiRefreshMinutes: 0,
       openapiFetchTimeoutMs: 5000,
+      integrationTimeoutMs: 2000,
+      integrationMemoryMb: 64,
     });
   });
 
