@@ -316,6 +316,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     secrets: s.secretBox,
     events: s.integrationDelivery,
     runtime: s.integrationRuntime,
+    identities: s.integrationIdentities,
   });
   s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);

@@ -178,6 +178,21 @@ describe('an integration published with the official CLI, running in workerd', (
   });
 });
 
+describe('when the integration is unpublished', () => {
+  it('its installation leaves the organization, and a token still alive reaches nothing', async () => {
+    const token = await installationToken();
+    const read = () =>
+      fetch(`${server.url}/v1/spaces/${spaceId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await read()).status).toBe(200);
+    await admin.api.integrations.unpublishIntegration('quire-notify');
+    expect((await read()).status).toBe(404);
+    const { data: members } = await admin.api.orgs.listMembersInOrganizationById(orgId);
+    expect(members.items.map((m) => m.user.email)).not.toContain(
+      `installation-${installationId.toLowerCase()}@integrations.invalid`,
+    );
+  });
+});
+
 /** The token the installation's script is given (the same the runtime hands out). */
 async function installationToken(): Promise<string> {
   return server.app.quire.services.integrationIdentities.installationToken(

@@ -1,4 +1,5 @@
 import type { TokenService } from '../../auth/token-service.js';
+import type { Tx } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import type { MembersService } from '../members/service.js';
 import type { UsersService } from '../users/service.js';
@@ -15,6 +16,8 @@ const WRITE_SCOPES = new Set([
   'space:git:sync',
   'site:adaptive:write',
 ]);
+
+const installationEmail = (id: string) => `installation-${id.toLowerCase()}@integrations.invalid`;
 
 export interface IdentityNeeds {
   users: Pick<UsersService, 'findOrCreateIn'>;
@@ -46,7 +49,7 @@ export class InstallationIdentities {
       const role = integration.scopes.some((s) => WRITE_SCOPES.has(s)) ? 'edit' : 'read';
       const userId = await this.deps.db.transaction().execute(async (tx) => {
         const { user } = await this.needs.users.findOrCreateIn(tx, {
-          email: `installation-${installation.id.toLowerCase()}@integrations.invalid`,
+          email: installationEmail(installation.id),
           displayName: integration.title,
         });
         const member = await this.needs.members.roleOf(tx, installation.org_id, user.id);
@@ -70,10 +73,19 @@ export class InstallationIdentities {
     });
   }
 
-  /** Forgets the tokens of an installation (uninstalled, or its integration's scopes changed). */
-  forget(installationId: string): void {
+  /**
+   * Installations go (uninstalled, unpublished, or their integration made private): their users
+   * leave their organizations in `tx`, so tokens still alive reach nothing any more.
+   */
+  async removed(tx: Tx, installationIds: string[]): Promise<void> {
+    if (installationIds.length === 0) return;
+    const users = tx
+      .selectFrom('users')
+      .select('id')
+      .where('email', 'in', installationIds.map(installationEmail));
+    await tx.deleteFrom('members').where('user_id', 'in', users).execute();
     for (const key of this.issued.keys()) {
-      if (key.startsWith(`installation:${installationId}:`)) this.issued.delete(key);
+      if (installationIds.some((id) => key.startsWith(`installation:${id}:`))) this.issued.delete(key);
     }
   }
 

@@ -25,6 +25,8 @@ export interface IntegrationsNeeds {
   secrets: Pick<SecretBox, 'seal' | 'open'>;
   /** Integration events: `installation_setup` goes out when an installation is made. */
   events: { installed(tx: Tx, installationId: string): Promise<void> };
+  /** Installations' own users leave their organizations when the installations go. */
+  identities: { removed(tx: Tx, installationIds: string[]): Promise<void> };
   /** The runtime forgets an unpublished integration's process. */
   runtime: { forget(name: string): Promise<void> };
 }
@@ -212,11 +214,16 @@ export class IntegrationsService {
         if (current) await tx.updateTable('integrations').set(row).where('name', '=', name).execute();
         else await tx.insertInto('integrations').values(row).execute();
         if (row.visibility === 'private') {
-          await tx
+          const elsewhere = await tx
             .deleteFrom('integration_installations')
             .where('integration_name', '=', name)
             .where('org_id', '<>', row.owner_org_id)
+            .returning('id')
             .execute();
+          await this.services.identities.removed(
+            tx,
+            elsewhere.map((r) => r.id),
+          );
         }
         return row;
       });
@@ -240,7 +247,15 @@ export class IntegrationsService {
       // The integration first: an install holding its row (FOR UPDATE) commits before this
       // delete goes on, and its installation is then deleted below rather than left behind.
       await tx.deleteFrom('integrations').where('name', '=', name).execute();
-      await tx.deleteFrom('integration_installations').where('integration_name', '=', name).execute();
+      const gone = await tx
+        .deleteFrom('integration_installations')
+        .where('integration_name', '=', name)
+        .returning('id')
+        .execute();
+      await this.services.identities.removed(
+        tx,
+        gone.map((r) => r.id),
+      );
     });
     await this.services.runtime.forget(name);
   }
