@@ -8,7 +8,6 @@ import type { Tx } from '../../db/database.js';
 import type { ChangeRequestsTable, SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, conflict, preconditionFailed } from '../../errors.js';
-import type { SearchEngine } from '../../search/engine.js';
 import type { LinkIndex } from '../content/link-index.js';
 import type { MergeRules } from '../orgs/schemas.js';
 import type { OrgsService } from '../orgs/service.js';

@@ -3,7 +3,6 @@ import type { ContentStore } from '../../content/store.js';
 import type { GitCache } from '../../git/cache.js';
 import type { PageFileMemo } from '../../git/page-files.js';
 import type { OutboundClient } from '../../http/outbound.js';
-import type { SearchEngine } from '../../search/engine.js';
 import type { LinkIndex } from '../content/link-index.js';
 import type { SpacesService } from '../spaces/service.js';
 
