@@ -171,7 +171,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   integrationAssetRoutes(app);
   await integrationEndpointRoutes(app);
   services.apiForGateway = (request) => answerInProcess(app, request);
-  app.addHook('onClose', async () => services.integrationRuntime.close());
+  app.addHook('onClose', async () => {
+    await services.siteViews.close();
+    await services.integrationRuntime.close();
+  });
   await sessionRoutes(app);
   publishedSiteRoutes(app, siteServer);
 

@@ -17,6 +17,7 @@ import { integrationGateway } from './areas/integrations/gateway-routing.js';
 import { InstallationIdentities } from './areas/integrations/identities.js';
 import { presentInstallation, presentIntegration } from './areas/integrations/present.js';
 import { IntegrationsService } from './areas/integrations/service.js';
+import { SiteViews } from './areas/integrations/site-views.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OpenApiService } from './areas/openapi/service.js';
@@ -96,6 +97,8 @@ export interface Services {
   integrationRuntime: IntegrationRuntime;
   integrationDelivery: IntegrationDelivery;
   integrationIdentities: InstallationIdentities;
+  /** Page views of published sites, on their way to integrations as `site_view`. */
+  siteViews: SiteViews;
   /** Answers an integration script's calls to Quire's API in process; set by the app once built. */
   apiForGateway: GatewayHandler | undefined;
 }
@@ -320,6 +323,10 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
+  s.siteViews = new SiteViews(deps, {
+    installationIdsInOrgs: (db, orgIds) => s.integrations.installationIdsInOrgs(orgIds, db),
+    enqueueBatch: (tx, id, events) => s.integrationDelivery.enqueueBatch(tx, id, events),
+  });
   s.imports = new ImportsService(deps, {
     authz: s.authz,
     jobs: s.jobs,

@@ -79,5 +79,13 @@ function requestOf(
     query: url.searchParams,
     headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
     url: url.toString(),
+    visitor: {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+      referrer: request.headers.referer ?? '',
+      ...(request.headers['accept-language']
+        ? { language: request.headers['accept-language'].split(',')[0]!.trim().slice(0, 35) }
+        : {}),
+    },
   };
 }

@@ -65,6 +65,20 @@ export interface SiteRequest {
   headers: { cookie?: string | undefined; ifNoneMatch?: string | undefined };
   /** The absolute URL requested (for redirects back after signing in). */
   url: string;
+  /** Who asks, for the site's view events (published sites only). */
+  visitor?: { ip: string; userAgent: string; referrer: string; language?: string };
+}
+
+/** A page of a published site was viewed (integrations hear it as `site_view`). */
+export interface PageView {
+  orgId: string;
+  siteId: string;
+  siteSpaceId: string;
+  spaceId: string;
+  pageId: string;
+  url: string;
+  referrer: string;
+  visitor: { ip: string; userAgent: string; language?: string };
 }
 
 export interface SiteResponse {
@@ -79,6 +93,8 @@ const HTML = 'text/html; charset=utf-8';
 export interface SiteServerNeeds extends DocumentExtrasNeeds {
   content: Pick<ContentService, 'body' | 'openPublished' | 'reusableDocument'>;
   searchEngine: Pick<SearchEngine, 'search'>;
+  /** Told of each page view of a published site; must return at once (it is on every view). */
+  siteViews?: { record(view: PageView): void };
 }
 
 /**
@@ -142,7 +158,7 @@ export class SiteServer {
     const visible = visibleParts(published, (condition) => this.allows(condition, decision.claims));
     const protectedSite = site.visibility !== 'public' && site.visibility !== 'unlisted';
     const noindex = site.visibility !== 'public';
-    return this.serve(request, segments, visible, decision.claims, { noindex, protectedSite });
+    return this.serve(request, segments, visible, decision.claims, { noindex, protectedSite, views: true });
   }
 
   /**
@@ -163,7 +179,7 @@ export class SiteServer {
     segments: string[],
     visible: VisibleSite,
     claims: VisitorClaims,
-    common: { noindex: boolean; protectedSite: boolean },
+    common: { noindex: boolean; protectedSite: boolean; views?: boolean },
   ): Promise<SiteResponse> {
     const { published } = visible;
     const { site } = published;
@@ -226,6 +242,20 @@ export class SiteServer {
         headers: this.htmlHeaders(common),
         body: renderStatusPage(frame, 404, 'This page does not exist, or you may not see it.'),
       };
+    }
+
+    if (common.views && !markdownView && request.visitor) {
+      const { referrer, ...visitor } = request.visitor;
+      this.services.siteViews?.record({
+        orgId: site.org_id,
+        siteId: site.id,
+        siteSpaceId: location.siteSpace.id,
+        spaceId: location.siteSpace.space.id,
+        pageId: page.id,
+        url: request.url,
+        referrer,
+        visitor,
+      });
     }
 
     const etag = this.etagOf([

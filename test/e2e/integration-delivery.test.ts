@@ -9,6 +9,7 @@ import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 import { gitbookPublish } from '../helpers/gitbook-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { publishedSite } from '../helpers/sites.js';
 
 /**
  * Integrations end to end: the official CLI builds and publishes a script written against
@@ -135,6 +136,24 @@ describe('an integration published with the official CLI, running in workerd', (
     expect(about('space_gitsync_started')).toBeDefined();
     expect(about('space_gitsync_completed')).toMatchObject({ state: 'success', commitId: commit });
     expect(about('space_content_updated')?.titles).toEqual(['Imported']);
+  });
+
+  it('hears the page views of a published site as site_view', async () => {
+    const site = await publishedSite(admin, orgId, [spaceId]);
+    const page = await fetch(site.urls.published!, {
+      headers: { 'user-agent': 'Reader/1.0', referer: 'https://search.example/' },
+    });
+    expect(page.status).toBe(200);
+    await server.app.quire.services.siteViews.flush();
+    await deliverUntil(() => reports.some((r) => r.type === 'site_view'));
+    const view = reports.find((r) => r.type === 'site_view')!;
+    expect(view).toMatchObject({
+      siteId: site.id,
+      referrer: 'https://search.example/',
+      userAgent: 'Reader/1.0',
+    });
+    expect(view.url).toContain(new URL(site.urls.published!).pathname);
+    expect(view.anonymousId).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
   it('receives space_visibility_updated when a space is made public', async () => {

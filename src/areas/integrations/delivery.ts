@@ -18,6 +18,7 @@ import type { HeadMoved, VisibilityChanged } from '../spaces/service.js';
 import type { InstallationIdentities } from './identities.js';
 
 const DELIVER = 'integrations.deliver';
+const DELIVER_BATCH = 'integrations.deliver-batch';
 /** A failing delivery is tried this many times (with the queue's backoff), then reported. */
 const DELIVERY_ATTEMPTS = 4;
 
@@ -78,6 +79,20 @@ export class IntegrationDelivery {
       const { installationId, event } = payload as { installationId: string; event: IntegrationEvent };
       await this.deliver(installationId, event);
     });
+    // Many events of one installation at once (site views); a failure retries the batch.
+    this.needs.jobs.register(DELIVER_BATCH, async (payload) => {
+      const { installationId, events } = payload as { installationId: string; events: IntegrationEvent[] };
+      for (const event of events) await this.deliver(installationId, event);
+    });
+  }
+
+  /** Several events for one installation, as one job (see site-views.ts). */
+  async enqueueBatch(tx: Tx, installationId: string, events: IntegrationEvent[]): Promise<void> {
+    await this.needs.jobs.enqueue(
+      DELIVER_BATCH,
+      { installationId, events },
+      { tx, maxAttempts: DELIVERY_ATTEMPTS },
+    );
   }
 
   /** `installation_setup`, when an integration is installed in an organization. */

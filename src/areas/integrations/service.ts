@@ -432,6 +432,20 @@ export class IntegrationsService {
     return rows.map(record);
   }
 
+  /** The installations of any of `orgIds` (ids and organizations only). */
+  async installationIdsInOrgs(
+    orgIds: string[],
+    db: Db | Tx = this.deps.db,
+  ): Promise<Array<{ id: string; org_id: string }>> {
+    if (orgIds.length === 0) return [];
+    return db
+      .selectFrom('integration_installations')
+      .select(['id', 'org_id'])
+      .where('org_id', 'in', orgIds)
+      .orderBy('id')
+      .execute();
+  }
+
   /** Every installation in an organization, by integration name (`db`: read inside a transaction). */
   async installationsInOrg(orgId: string, db: Db | Tx = this.deps.db): Promise<InstallationRecord[]> {
     const rows = await db
