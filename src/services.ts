@@ -298,6 +298,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
           presented: presentIntegration(view, deps.urls),
         };
       },
+      stampOf: (name) => s.integrations.stampOf(name),
       installationForDelivery: async (id) => {
         const row = await s.integrations.installationRow(id);
         if (!row) return undefined;

@@ -197,6 +197,39 @@ describe('an integration published with the official CLI, running in workerd', (
   });
 });
 
+describe('a new version', () => {
+  it('runs from the next event on', async () => {
+    // A bare module script (no @gitbook/runtime): it reads the event form itself.
+    const script = `export default {
+      async fetch(request) {
+        const form = await request.formData();
+        const event = JSON.parse(form.get('event'));
+        const environment = JSON.parse(form.get('environment'));
+        await fetch(environment.secrets.REPORT_URL, {
+          method: 'POST',
+          body: JSON.stringify({ type: 'v' + environment.integration.version + ':' + event.type, spaceId: event.spaceId }),
+        });
+        return new Response('ok');
+      },
+    };`;
+    const { data: current } = await admin.api.integrations.getIntegrationByName('quire-notify');
+    const { data: next } = await admin.api.integrations.publishIntegration('quire-notify', {
+      organization: orgId,
+      title: current.title,
+      description: current.description ?? '',
+      scopes: current.scopes,
+      script,
+    } as never);
+    expect(next.version).toBe(current.version + 1);
+    const crId = await newChangeRequest(admin.api, spaceId, 'After the new version');
+    await write(admin.api, spaceId, crId, [insert('Changelog', 'v2.')]);
+    await admin.api.spaces.mergeChangeRequest(spaceId, crId);
+    const type = `v${next.version}:space_content_updated`;
+    await deliverUntil(() => reports.some((r) => r.type === type));
+    expect(reports.find((r) => r.type === type)?.spaceId).toBe(spaceId);
+  });
+});
+
 describe('when the integration is unpublished', () => {
   it('its installation leaves the organization, and a token still alive reaches nothing', async () => {
     const token = await installationToken();

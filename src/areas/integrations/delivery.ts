@@ -14,6 +14,7 @@ import {
 import type { IntegrationRuntime } from '../../integrations/runtime/runtime.js';
 import { ScriptFailure, type WorkerAnswer } from '../../integrations/runtime/worker-process.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import { Lru } from '../../lru.js';
 import type { HeadMoved, VisibilityChanged } from '../spaces/service.js';
 import type { InstallationIdentities } from './identities.js';
 
@@ -49,6 +50,8 @@ export interface DeliveryNeeds {
   integrations: {
     /** The current version of an integration with its script and secrets; undefined when gone. */
     forDelivery(name: string): Promise<DeliveredIntegration | undefined>;
+    /** What changes with each publish (`<version>:<updated_at>`); undefined when unpublished. */
+    stampOf(name: string): Promise<string | undefined>;
     installationForDelivery(id: string): Promise<DeliveredInstallation | undefined>;
     /** Ids of the organization's active installations. */
     installationIdsInOrg(db: Db | Tx, orgId: string): Promise<string[]>;
@@ -69,6 +72,8 @@ export interface DeliveryNeeds {
  * handle an event type answers 406, which is a delivery done.
  */
 export class IntegrationDelivery {
+  private readonly published = new Lru<string, { stamp: string; integration: DeliveredIntegration }>(256);
+
   constructor(
     private readonly deps: Deps,
     private readonly needs: DeliveryNeeds,
@@ -154,7 +159,7 @@ export class IntegrationDelivery {
     const installation = await this.needs.integrations.installationForDelivery(installationId);
     // Uninstalled or unpublished since: nobody is left to tell.
     if (!installation) return;
-    const integration = await this.needs.integrations.forDelivery(installation.integration_name);
+    const integration = await this.current(installation.integration_name);
     if (!integration) return;
     const log = this.deps.log.child({ integration: integration.name, installationId, event: event.type });
     const unavailable = this.needs.runtime.unavailable;
@@ -191,7 +196,7 @@ export class IntegrationDelivery {
     installationId: string | undefined,
     request: { url: string; method: string; headers: Record<string, string>; body: Buffer | undefined },
   ): Promise<WorkerAnswer | undefined> {
-    const integration = await this.needs.integrations.forDelivery(name);
+    const integration = await this.current(name);
     if (!integration) return undefined;
     let installation: DeliveredInstallation | undefined;
     if (installationId !== undefined) {
@@ -205,6 +210,21 @@ export class IntegrationDelivery {
   }
 
   /** The `environment` form field: what `@gitbook/runtime` builds its context from. */
+  /**
+   * The integration as published now. What a delivery needs (script, secrets, presented
+   * integration) is read once per publish: each event then checks one indexed row, not the
+   * script's blob and the sealed secrets again.
+   */
+  private async current(name: string): Promise<DeliveredIntegration | undefined> {
+    const stamp = await this.needs.integrations.stampOf(name);
+    if (stamp === undefined) return undefined;
+    const kept = this.published.get(name);
+    if (kept?.stamp === stamp) return kept.integration;
+    const integration = await this.needs.integrations.forDelivery(name);
+    if (integration) this.published.set(name, { stamp, integration });
+    return integration;
+  }
+
   private async environment(
     integration: DeliveredIntegration,
     installation: DeliveredInstallation | undefined,

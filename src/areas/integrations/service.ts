@@ -376,6 +376,16 @@ export class IntegrationsService {
     return row && (await this.views([row], new Map()))[0];
   }
 
+  /** What changes with each publish, read from the row alone; undefined when unpublished. */
+  async stampOf(name: string): Promise<string | undefined> {
+    const row = await this.deps.db
+      .selectFrom('integrations')
+      .select(['version', 'updated_at'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && `${row.version}:${row.updated_at}`;
+  }
+
   /** Everything the runtime needs to run the current version; undefined when unpublished. */
   async forDelivery(
     name: string,
