@@ -11,15 +11,16 @@ afterAll(() => server.close());
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describe('the root URL', () => {
-  it('sends a browser to the API reference', async () => {
+  it('sends a browser to the signed-in landing, which asks for sign-in', async () => {
     const res = await fetch(`${server.url}/`, { headers: { accept: BROWSER_ACCEPT }, redirect: 'manual' });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/docs');
+    expect(res.headers.get('location')).toBe('/app');
     expect(res.headers.get('vary')).toContain('Accept');
 
     const followed = await fetch(`${server.url}/`, { headers: { accept: BROWSER_ACCEPT } });
     expect(followed.status).toBe(200);
     expect(followed.headers.get('content-type')).toContain('text/html');
+    expect(new URL(followed.url).pathname).toBe('/login');
   });
 
   it('tells an API client where the API and its reference are', async () => {

@@ -3,12 +3,13 @@ import { Type } from 'typebox';
 import { STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { BUILD, VERSION } from '../../version.js';
+import { APP_HOME } from '../sessions/return-path.js';
 
 export function metaRoutes(app: App): void {
   const { deps, urls } = app.quire;
 
-  // `/` is where a newcomer lands from the printed URL: a browser goes to the API reference
-  // (until Quire has a sign-in page), an API client gets the addresses it needs.
+  // `/` is where a newcomer lands from the printed URL: a browser goes to the signed-in
+  // landing (the sign-in page first), an API client gets the addresses it needs.
   app.get(
     '/',
     {
@@ -30,7 +31,8 @@ export function metaRoutes(app: App): void {
     },
     async (request, reply) => {
       reply.header('vary', 'Accept');
-      if (request.headers.accept?.includes('text/html')) return reply.redirect('/docs', 302);
+      // A browser is a person: the signed-in landing (which asks them to sign in first).
+      if (request.headers.accept?.includes('text/html')) return reply.redirect(APP_HOME, 302);
       return {
         name: 'Quire' as const,
         version: VERSION,
