@@ -14,7 +14,9 @@ import { contentRoutes, templateRoutes } from './areas/content/routes.js';
 import { gitRoutes } from './areas/git/routes.js';
 import { importRoutes } from './areas/imports/routes.js';
 import { integrationEndpointRoutes } from './areas/integrations/endpoint-routes.js';
+import { integrationEventRoutes } from './areas/integrations/event-routes.js';
 import { answerInProcess } from './areas/integrations/in-process-api.js';
+import { installationRoutes } from './areas/integrations/installation-routes.js';
 import { integrationAssetRoutes, integrationRoutes } from './areas/integrations/routes.js';
 import { inviteRoutes } from './areas/invites/routes.js';
 import { memberRoutes } from './areas/members/routes.js';
@@ -168,6 +170,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   openApiRoutes(app);
   publicOpenApiRoutes(app);
   integrationRoutes(app);
+  installationRoutes(app);
+  integrationEventRoutes(app);
   integrationAssetRoutes(app);
   await integrationEndpointRoutes(app);
   services.apiForGateway = (request) => answerInProcess(app, request);

@@ -13,11 +13,17 @@ import { TemplatesService } from './areas/content/templates.js';
 import { GitService } from './areas/git/service.js';
 import { ImportsService } from './areas/imports/service.js';
 import { IntegrationDelivery } from './areas/integrations/delivery.js';
+import { IntegrationEventLog } from './areas/integrations/event-log.js';
 import { integrationGateway } from './areas/integrations/gateway-routing.js';
 import { InstallationIdentities } from './areas/integrations/identities.js';
-import { presentInstallation, presentIntegration } from './areas/integrations/present.js';
+import {
+  presentInstallation,
+  presentIntegration,
+  presentSpaceInstallation,
+} from './areas/integrations/present.js';
 import { IntegrationsService } from './areas/integrations/service.js';
 import { SiteViews } from './areas/integrations/site-views.js';
+import { SpaceInstallationsService } from './areas/integrations/space-installations.js';
 import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OpenApiService } from './areas/openapi/service.js';
@@ -94,6 +100,10 @@ export interface Services {
   /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
   secretBox: SecretBox;
   integrations: IntegrationsService;
+  /** Installations of integrations on single spaces. */
+  integrationSpaces: SpaceInstallationsService;
+  /** What became of the events delivered to integrations. */
+  integrationEvents: IntegrationEventLog;
   integrationRuntime: IntegrationRuntime;
   integrationDelivery: IntegrationDelivery;
   integrationIdentities: InstallationIdentities;
@@ -302,12 +312,19 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
       installationForDelivery: async (id) => {
         const row = await s.integrations.installationRow(id);
         if (!row) return undefined;
-        const presented = presentInstallation(row, deps.urls);
+        const spaces = (await s.integrations.spaceCounts([id])).get(id) ?? 0;
+        const presented = presentInstallation(row, deps.urls, spaces);
         return { id: row.id, org_id: row.org_id, integration_name: row.integration_name, presented };
       },
-      installationIdsInOrg: async (db, orgId) =>
-        (await s.integrations.installationsInOrg(orgId, db)).map((i) => i.id),
+      installationIdsForSpace: (db, orgId, spaceId) =>
+        s.integrations.installationIdsForSpace(db, orgId, spaceId),
+      spaceInstallationForDelivery: async (installationId, spaceId) => {
+        const row = await s.integrationSpaces.forDelivery(installationId, spaceId);
+        const installation = row && (await s.integrations.installationRow(installationId));
+        return installation && presentSpaceInstallation(row, installation.integration_name, deps.urls);
+      },
     },
+    eventLog: { record: (...args) => s.integrationEvents.record(...args) },
     presentUsers: async (db, ids) => (await s.users.rows(ids, db)).map((row) => presentUser(row, deps.urls)),
     signingSecret: (name) => s.secretBox.derive(`integration-signing:${name}`),
     orgOfSpace: async (db, spaceId) =>
@@ -322,6 +339,12 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     runtime: s.integrationRuntime,
     identities: s.integrationIdentities,
   });
+  s.integrationSpaces = new SpaceInstallationsService(deps, {
+    installations: s.integrations,
+    spaces: s.spaces,
+    events: s.integrationDelivery,
+  });
+  s.integrationEvents = new IntegrationEventLog(deps, { integrations: s.integrations });
   s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
   s.siteViews = new SiteViews(deps, {
@@ -360,4 +383,8 @@ function registerJobs(services: Services): void {
   services.imports.registerJobs();
   services.openapi.registerJobs();
   services.integrationDelivery.registerJobs();
+  services.jobs.register('integrations.events.purge', async () => {
+    await services.integrationEvents.purge();
+  });
+  services.jobs.schedule('integrations.events.purge', HOUR_MS, 'integrations.events.purge');
 }

@@ -21,6 +21,14 @@ export const INSTALLATION_OPERATIONS: Record<string, readonly string[]> = {
   'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:read'],
   'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:write'],
   'GET /v1/urls/content': ['space:content:read'],
+  // Its own installation only (the integrations area checks that it is the one).
+  'GET /v1/integrations/{integrationName}/installations/{installationId}': [],
+  'PATCH /v1/integrations/{integrationName}/installations/{installationId}': [],
+  'GET /v1/integrations/{integrationName}/installations/{installationId}/spaces': [],
+  'POST /v1/integrations/{integrationName}/installations/{installationId}/spaces': [],
+  'GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}': [],
+  'PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}': [],
+  'DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}': [],
 };
 
 /** Fastify's `:name` route parameters in the contract's `{name}` form. */

@@ -18,6 +18,7 @@ import * as saml from './migrations/0015-saml.js';
 import * as searchPageSpecs from './migrations/0016-search-page-specs.js';
 import * as integrations from './migrations/0017-integrations.js';
 import * as installationTokens from './migrations/0018-installation-tokens.js';
+import * as integrationSpacesEvents from './migrations/0019-integration-spaces-events.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-search-page-specs': searchPageSpecs,
   '0017-integrations': integrations,
   '0018-installation-tokens': installationTokens,
+  '0019-integration-spaces-events': integrationSpacesEvents,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -684,7 +684,41 @@ export interface IntegrationInstallationsTable {
   status: 'active';
   /** JSON object of the installation's configuration. */
   configuration: string;
+  /** `all`: events of every space of the organization; `selected`: of its space installations. */
+  space_selection: 'all' | 'selected';
+  /** JSON list of the ids the integration assigned (at most 5). */
+  external_ids: string;
   created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An integration installed on one space of its installation's organization (migration 0019). */
+export interface IntegrationSpaceInstallationsTable {
+  installation_id: string;
+  space_id: string;
+  status: 'active';
+  /** JSON object of the configuration for this space. */
+  configuration: string;
+  /** JSON list of the ids the integration assigned (at most 5). */
+  external_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event delivered to an integration, with the outcome of its last attempt (migration 0019). */
+export interface IntegrationEventsTable {
+  /** The event's `eventId`. */
+  id: string;
+  integration_name: string;
+  installation_id: string | null;
+  type: string;
+  /** JSON of the event as delivered. */
+  payload: string;
+  status: 'success' | 'failed';
+  /** JSON list of `{message, timestamp, level}` written by the script during the last attempt. */
+  logs: string;
+  attempts: number;
   created_at: string;
   updated_at: string;
 }
@@ -736,4 +770,6 @@ export interface Tables {
   saml_requests: SamlRequestsTable;
   integrations: IntegrationsTable;
   integration_installations: IntegrationInstallationsTable;
+  integration_space_installations: IntegrationSpaceInstallationsTable;
+  integration_events: IntegrationEventsTable;
 }

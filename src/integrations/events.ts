@@ -19,12 +19,33 @@ export type IntegrationEvent = Base & Record<string, unknown>;
 
 const base = (type: string, installationId: string): Base => ({ eventId: newId(), type, installationId });
 
-export function installationSetup(installationId: string): IntegrationEvent {
-  return { ...base('installation_setup', installationId), status: 'active' };
+/** What an installation was before an update (the `previous` of the setup events). */
+export interface PreviousSetup {
+  status: 'active' | 'pending' | 'paused';
+  configuration: Record<string, unknown>;
 }
 
-export function spaceInstallationSetup(installationId: string, spaceId: string): IntegrationEvent {
-  return { ...base('space_installation_setup', installationId), spaceId, status: 'active' };
+/** Sent when an integration is installed, and again when its installation is updated. */
+export function installationSetup(installationId: string, previous?: PreviousSetup): IntegrationEvent {
+  return {
+    ...base('installation_setup', installationId),
+    status: 'active',
+    ...(previous ? { previous } : {}),
+  };
+}
+
+/** Sent when an integration is installed on a space, and again when that is updated. */
+export function spaceInstallationSetup(
+  installationId: string,
+  spaceId: string,
+  previous?: PreviousSetup,
+): IntegrationEvent {
+  return {
+    ...base('space_installation_setup', installationId),
+    spaceId,
+    status: 'active',
+    ...(previous ? { previous } : {}),
+  };
 }
 
 export function spaceContentUpdated(

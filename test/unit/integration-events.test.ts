@@ -24,6 +24,8 @@ describe('integration events', () => {
     const events = [
       installationSetup('i1'),
       spaceInstallationSetup('i1', 's1'),
+      installationSetup('i1', { status: 'active', configuration: { project: 'a' } }),
+      spaceInstallationSetup('i1', 's1', { status: 'active', configuration: {} }),
       spaceContentUpdated('i1', 's1', 'r1', [user]),
       spaceGitSyncStarted('i1', 's1', 'r1', 'abc123'),
       spaceGitSyncCompleted('i1', 's1', 'r1', 'abc123', 'success'),

@@ -6,16 +6,19 @@ import {
   fetchEvent,
   type IntegrationEvent,
   installationSetup,
+  type PreviousSetup,
   spaceContentUpdated,
   spaceGitSyncCompleted,
   spaceGitSyncStarted,
+  spaceInstallationSetup,
   spaceVisibilityUpdated,
 } from '../../integrations/events.js';
 import type { IntegrationRuntime } from '../../integrations/runtime/runtime.js';
-import { ScriptFailure, type WorkerAnswer } from '../../integrations/runtime/worker-process.js';
+import { type LogLine, ScriptFailure, type WorkerAnswer } from '../../integrations/runtime/worker-process.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { Lru } from '../../lru.js';
 import type { HeadMoved, VisibilityChanged } from '../spaces/service.js';
+import type { IntegrationEventLog } from './event-log.js';
 import type { InstallationIdentities } from './identities.js';
 
 const DELIVER = 'integrations.deliver';
@@ -53,9 +56,12 @@ export interface DeliveryNeeds {
     /** What changes with each publish (`<version>:<updated_at>`); undefined when unpublished. */
     stampOf(name: string): Promise<string | undefined>;
     installationForDelivery(id: string): Promise<DeliveredInstallation | undefined>;
-    /** Ids of the organization's active installations. */
-    installationIdsInOrg(db: Db | Tx, orgId: string): Promise<string[]>;
+    /** Ids of the installations in the organization that hear of the space. */
+    installationIdsForSpace(db: Db | Tx, orgId: string, spaceId: string): Promise<string[]>;
+    /** The installation on the space as the API presents it, when there is one. */
+    spaceInstallationForDelivery(installationId: string, spaceId: string): Promise<object | undefined>;
   };
+  eventLog: Pick<IntegrationEventLog, 'record'>;
   /** Users as events carry them (the official User object), read in `db`. */
   presentUsers(db: Db | Tx, ids: string[]): Promise<EventUser[]>;
   /** A stable secret of the integration, for it to check requests that claim to come from Quire. */
@@ -100,16 +106,26 @@ export class IntegrationDelivery {
     );
   }
 
-  /** `installation_setup`, when an integration is installed in an organization. */
-  async installed(tx: Tx, installationId: string): Promise<void> {
-    await this.enqueue(tx, installationSetup(installationId));
+  /** `installation_setup`, when an integration is installed in an organization or updated there. */
+  async installed(tx: Tx, installationId: string, previous?: PreviousSetup): Promise<void> {
+    await this.enqueue(tx, installationSetup(installationId, previous));
   }
 
-  /** `space_content_updated`, to every installation in the space's organization. */
+  /** `space_installation_setup`, when an integration is installed on a space or updated there. */
+  async spaceInstalled(
+    tx: Tx,
+    installationId: string,
+    spaceId: string,
+    previous?: PreviousSetup,
+  ): Promise<void> {
+    await this.enqueue(tx, spaceInstallationSetup(installationId, spaceId, previous));
+  }
+
+  /** `space_content_updated`, to the installations that hear of the space. */
   readonly headMoved = async (tx: Tx, moved: HeadMoved): Promise<void> => {
     const orgId = await this.needs.orgOfSpace(tx, moved.spaceId);
     if (!orgId) return;
-    const installations = await this.needs.integrations.installationIdsInOrg(tx, orgId);
+    const installations = await this.needs.integrations.installationIdsForSpace(tx, orgId, moved.spaceId);
     if (installations.length === 0) return;
     // Read in the transaction: on SQLite a read beside it would wait for it to end.
     const updatedBy = moved.by ? await this.needs.presentUsers(tx, [moved.by]) : [];
@@ -118,7 +134,7 @@ export class IntegrationDelivery {
     }
   };
 
-  /** `space_gitsync_started` and `space_gitsync_completed`, to the space's organization. */
+  /** `space_gitsync_started` and `space_gitsync_completed`, to the installations that hear of the space. */
   readonly gitSync = {
     started: (spaceId: string, revisionId: string, commitId: string) =>
       this.toSpaceOrg(spaceId, (id) => spaceGitSyncStarted(id, spaceId, revisionId, commitId)),
@@ -130,15 +146,16 @@ export class IntegrationDelivery {
     await this.deps.db.transaction().execute(async (tx) => {
       const orgId = await this.needs.orgOfSpace(tx, spaceId);
       if (!orgId) return;
-      for (const id of await this.needs.integrations.installationIdsInOrg(tx, orgId)) {
+      for (const id of await this.needs.integrations.installationIdsForSpace(tx, orgId, spaceId)) {
         await this.enqueue(tx, build(id));
       }
     });
   }
 
-  /** `space_visibility_updated`, to every installation in the space's organization. */
+  /** `space_visibility_updated`, to the installations that hear of the space. */
   readonly visibilityChanged = async (tx: Tx, changed: VisibilityChanged): Promise<void> => {
-    for (const id of await this.needs.integrations.installationIdsInOrg(tx, changed.orgId)) {
+    const { integrations } = this.needs;
+    for (const id of await integrations.installationIdsForSpace(tx, changed.orgId, changed.spaceId)) {
       await this.enqueue(
         tx,
         spaceVisibilityUpdated(id, changed.spaceId, changed.previous, changed.visibility),
@@ -154,7 +171,10 @@ export class IntegrationDelivery {
     );
   }
 
-  /** Runs one event in the installation's script; throws (so the job retries) when it fails. */
+  /**
+   * Runs one event in the installation's script; throws (so the job retries) when it fails. Each
+   * attempt's outcome and the script's output are recorded in the event log.
+   */
   async deliver(installationId: string, event: IntegrationEvent): Promise<void> {
     const installation = await this.needs.integrations.installationForDelivery(installationId);
     // Uninstalled or unpublished since: nobody is left to tell.
@@ -162,29 +182,42 @@ export class IntegrationDelivery {
     const integration = await this.current(installation.integration_name);
     if (!integration) return;
     const log = this.deps.log.child({ integration: integration.name, installationId, event: event.type });
-    const unavailable = this.needs.runtime.unavailable;
+    const { eventLog, runtime } = this.needs;
+    const unavailable = runtime.unavailable;
     if (unavailable) {
       log.warn({ reason: unavailable }, 'integration event not delivered: scripts do not run on this server');
+      await eventLog.record(integration.name, event, 'failed', [
+        this.line(`not delivered: integration scripts do not run on this server (${unavailable})`),
+      ]);
       return;
     }
-    const environment = await this.environment(integration, installation);
+    const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
+    const environment = await this.environment(integration, installation, spaceId);
+    const trace: LogLine[] = [];
     let answer: WorkerAnswer;
     try {
-      answer = await this.needs.runtime.dispatch(integration, event, environment);
+      answer = await runtime.dispatch(integration, event, environment, undefined, trace);
     } catch (error) {
       if (!(error instanceof ScriptFailure)) throw error;
-      log.warn(
-        { reason: error.reason, output: this.needs.runtime.recentLog(integration.name) },
-        error.message,
-      );
+      log.warn({ reason: error.reason, output: runtime.recentLog(integration.name) }, error.message);
+      await eventLog.record(integration.name, event, 'failed', [...trace, this.line(error.message)]);
       throw error;
     }
-    if (answer.status === 406) return;
-    if (answer.status >= 300) {
+    if (answer.status >= 300 && answer.status !== 406) {
       const detail = answer.body.toString('utf8').slice(0, 500);
       log.warn({ status: answer.status, detail }, 'integration script failed on an event');
+      await eventLog.record(integration.name, event, 'failed', [
+        ...trace,
+        this.line(`the script answered ${answer.status}: ${detail}`),
+      ]);
       throw new Error(`the script of ${integration.name} answered ${answer.status}: ${detail}`);
     }
+    // 406: the script has no handler for this type, which is a delivery done.
+    await eventLog.record(integration.name, event, 'success', trace);
+  }
+
+  private line(message: string): LogLine {
+    return { message, timestamp: this.deps.clock.now().toISOString(), level: 'error' };
   }
 
   /**
@@ -209,7 +242,6 @@ export class IntegrationDelivery {
     return this.needs.runtime.dispatch(integration, event, environment, request.body);
   }
 
-  /** The `environment` form field: what `@gitbook/runtime` builds its context from. */
   /**
    * The integration as published now. What a delivery needs (script, secrets, presented
    * integration) is read once per publish: each event then checks one indexed row, not the
@@ -225,15 +257,22 @@ export class IntegrationDelivery {
     return integration;
   }
 
+  /** The `environment` form field: what `@gitbook/runtime` builds its context from. */
   private async environment(
     integration: DeliveredIntegration,
     installation: DeliveredInstallation | undefined,
+    spaceId?: string,
   ): Promise<Record<string, unknown>> {
     const { identities } = this.needs;
     const integrationToken = await identities.integrationToken(integration);
     const installationToken = installation
       ? await identities.installationToken(installation, integration)
       : undefined;
+    // What the script reads its space configuration from (`context.environment.spaceInstallation`).
+    const spaceInstallation =
+      installation && spaceId
+        ? await this.needs.integrations.spaceInstallationForDelivery(installation.id, spaceId)
+        : undefined;
     return {
       apiEndpoint: this.deps.config.publicUrl,
       apiTokens: {
@@ -242,6 +281,7 @@ export class IntegrationDelivery {
       },
       integration: integration.presented,
       ...(installation ? { installation: installation.presented } : {}),
+      ...(spaceInstallation ? { spaceInstallation } : {}),
       secrets: integration.secrets,
       signingSecrets: { integration: this.needs.signingSecret(integration.name) },
     };

@@ -83,7 +83,12 @@ function checkExternalLinks(links: ReadonlyArray<{ url: string }>): void {
   });
 }
 
-const DEFAULT_TYPES: Record<string, string> = { string: 'string', number: 'number', boolean: 'boolean' };
+/** The JavaScript type of a configuration property's values (its default, and what installations set). */
+export const PROPERTY_VALUE_TYPES: Record<string, string> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+};
 
 function checkConfiguration(field: string, config: IntegrationConfiguration): void {
   const { properties, required, componentId } = config;
@@ -106,7 +111,10 @@ function checkConfiguration(field: string, config: IntegrationConfiguration): vo
       if (property.button_text === undefined)
         throw invalidField(`${at}.button_text`, 'is required for a button');
       if (property.default !== undefined) throw invalidField(`${at}.default`, 'is not allowed for a button');
-    } else if (property.default !== undefined && typeof property.default !== DEFAULT_TYPES[property.type]) {
+    } else if (
+      property.default !== undefined &&
+      typeof property.default !== PROPERTY_VALUE_TYPES[property.type]
+    ) {
       throw invalidField(`${at}.default`, `must be a ${property.type}, like the property`);
     }
   }

@@ -1,4 +1,9 @@
-import type { IntegrationInstallationsTable, IntegrationsTable } from '../../db/tables.js';
+import type {
+  IntegrationEventsTable,
+  IntegrationInstallationsTable,
+  IntegrationSpaceInstallationsTable,
+  IntegrationsTable,
+} from '../../db/tables.js';
 import type { Urls } from '../../http/urls.js';
 import { type OrgView, presentOrganization } from '../orgs/present.js';
 import type {
@@ -6,7 +11,9 @@ import type {
   IntegrationBlock,
   IntegrationConfigurations,
   IntegrationContentSource,
+  IntegrationEvent,
   IntegrationInstallation,
+  IntegrationSpaceInstallation,
 } from './schemas.js';
 
 /** An integration as one caller sees it: its owner organization (with the caller's role there). */
@@ -18,6 +25,8 @@ export interface IntegrationView {
 export interface InstallationView {
   row: IntegrationInstallationsTable;
   integration: IntegrationView;
+  /** How many spaces it is installed on. */
+  spaces: number;
 }
 
 /** Where an integration's images are served: `<assets><blob hash>` (routes.ts). */
@@ -75,16 +84,23 @@ export function presentIntegration(view: IntegrationView, urls: Urls): Integrati
   return integration;
 }
 
-export function presentInstallation(row: IntegrationInstallationsTable, urls: Urls): IntegrationInstallation {
-  const path = `/integrations/${encodeURIComponent(row.integration_name)}/installations/${row.id}`;
+const installationPath = (name: string, id: string) =>
+  `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(id)}`;
+
+export function presentInstallation(
+  row: IntegrationInstallationsTable,
+  urls: Urls,
+  spaces: number,
+): IntegrationInstallation {
+  const path = installationPath(row.integration_name, row.id);
   const publicEndpoint = urls.api(`${path}/integration`);
   return {
     id: row.id,
     status: row.status,
-    // Installed for the whole organization: Quire has no per-space or per-site selection yet.
-    space_selection: 'all',
+    space_selection: row.space_selection,
+    // Quire has no site installations: an installation covers every site of its organization.
     site_selection: 'all',
-    spaces: 0,
+    spaces,
     configuration: JSON.parse(row.configuration) as Record<string, unknown>,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -94,7 +110,42 @@ export function presentInstallation(row: IntegrationInstallationsTable, urls: Ur
       publicEndpoint,
       publicContentEndpoint: publicEndpoint,
     },
-    externalIds: [],
+    externalIds: JSON.parse(row.external_ids) as string[],
     target: { organization: row.org_id },
+  };
+}
+
+export function presentSpaceInstallation(
+  row: IntegrationSpaceInstallationsTable,
+  integrationName: string,
+  urls: Urls,
+): IntegrationSpaceInstallation {
+  const path = installationPath(integrationName, row.installation_id);
+  const publicEndpoint = urls.api(`${path}/integration`);
+  return {
+    integration: integrationName,
+    installation: row.installation_id,
+    status: row.status,
+    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+    externalIds: JSON.parse(row.external_ids) as string[],
+    urls: {
+      location: urls.api(`${path}/spaces/${encodeURIComponent(row.space_id)}`),
+      publicEndpoint,
+      publicContentEndpoint: publicEndpoint,
+    },
+    // The id form the contract still accepts; the whole Space would need the caller's view of it.
+    space: row.space_id,
+  };
+}
+
+/** `integrationId` is the integration's name: names are what identify integrations here. */
+export function presentEvent(row: IntegrationEventsTable): IntegrationEvent {
+  return {
+    id: row.id,
+    integrationId: row.integration_name,
+    ...(row.installation_id ? { installationId: row.installation_id } : {}),
+    createdAt: row.created_at,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    status: row.status,
   };
 }

@@ -117,12 +117,12 @@ export function integrationRoutes(app: App): void {
       },
     },
     async (request, reply) => {
-      const { row } = await services.integrations.install(
+      const { row, spaces } = await services.integrations.install(
         request.actor,
         request.params.integrationName,
         request.body.organization,
       );
-      const installation = presentInstallation(row, urls);
+      const installation = presentInstallation(row, urls, spaces);
       return reply.code(201).header('Location', installation.urls.location).send(installation);
     },
   );
@@ -139,10 +139,12 @@ export function integrationRoutes(app: App): void {
     },
     async (request) => {
       const { integrationName, installationId } = request.params;
-      return presentInstallation(
-        await services.integrations.getInstallation(request.actor, integrationName, installationId),
-        urls,
+      const { row, spaces } = await services.integrations.getInstallation(
+        request.actor,
+        integrationName,
+        installationId,
       );
+      return presentInstallation(row, urls, spaces);
     },
   );
 
@@ -166,7 +168,7 @@ export function integrationRoutes(app: App): void {
       return {
         ...page,
         items: page.items.map((view) => ({
-          installation: presentInstallation(view.row, urls),
+          installation: presentInstallation(view.row, urls, view.spaces),
           integration: presentIntegration(view.integration, urls),
         })),
       };

@@ -218,3 +218,80 @@ export const OrganizationInstallation = Type.Object({
   installation: IntegrationInstallation,
   integration: Integration,
 });
+
+const ExternalIds = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 5 });
+/** Checked against the integration's configuration form by the service (configuration.ts). */
+const Configuration = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
+
+export const UpdateInstallationBody = Type.Object({
+  configuration: Type.Optional(Configuration),
+  externalIds: Type.Optional(ExternalIds),
+  space_selection: Type.Optional(Type.Enum(['all', 'selected'])),
+  // Quire has no site installations: every installation covers every site.
+  site_selection: Type.Optional(Type.Literal('all')),
+});
+export type UpdateInstallationBody = Static<typeof UpdateInstallationBody>;
+
+export const InstallOnSpaceBody = Type.Object({
+  space: Type.String({ minLength: 1, maxLength: 128, description: 'ID of the space' }),
+});
+
+export const UpdateSpaceInstallationBody = Type.Object({
+  configuration: Type.Optional(Configuration),
+  externalIds: Type.Optional(ExternalIds),
+});
+export type UpdateSpaceInstallationBody = Static<typeof UpdateSpaceInstallationBody>;
+
+export const SpaceInstallationParams = Type.Object({
+  integrationName: IntegrationName,
+  installationId: Type.String({ minLength: 1, maxLength: 128 }),
+  spaceId: Type.String({ minLength: 1, maxLength: 128 }),
+});
+
+/** `extended` asks GitBook for the whole space; Quire names the space by id either way. */
+export const SpaceInstallationQuery = Type.Object({ extended: Type.Optional(Type.Boolean()) });
+export const ListSpaceInstallationsQuery = Type.Object({
+  ...PageQuery,
+  extended: Type.Optional(Type.Boolean()),
+});
+export type ListSpaceInstallationsQuery = Static<typeof ListSpaceInstallationsQuery>;
+
+export const IntegrationSpaceInstallation = Type.Object({
+  integration: Type.String(),
+  installation: Type.String(),
+  status: Type.Enum(['active', 'pending', 'paused']),
+  configuration: Type.Record(Type.String(), Type.Unknown()),
+  externalIds: Type.Array(Type.String()),
+  urls: Type.Object({ location: Uri, publicEndpoint: Uri, publicContentEndpoint: Uri }),
+  space: Type.String(),
+});
+export type IntegrationSpaceInstallation = Static<typeof IntegrationSpaceInstallation>;
+
+export const EventParams = Type.Object({
+  integrationName: IntegrationName,
+  eventId: Type.String({ minLength: 1, maxLength: 128 }),
+});
+export const ListEventsQuery = Type.Object({ ...PageQuery });
+export type ListEventsQuery = Static<typeof ListEventsQuery>;
+
+const EventLog = Type.Object({
+  message: Type.String(),
+  timestamp: Timestamp,
+  level: Type.Enum(['debug', 'info', 'warn', 'error']),
+});
+
+export const IntegrationEvent = Type.Object({
+  id: Type.String(),
+  integrationId: Type.String(),
+  installationId: Type.Optional(Type.String()),
+  createdAt: Timestamp,
+  /** The event as it was delivered (an official `Event`). */
+  payload: Type.Record(Type.String(), Type.Unknown()),
+  status: Type.Enum(['success', 'failed']),
+});
+export type IntegrationEvent = Static<typeof IntegrationEvent>;
+
+export const IntegrationEventWithTrace = Type.Object({
+  event: IntegrationEvent,
+  trace: Type.Object({ logs: Type.Array(EventLog) }),
+});

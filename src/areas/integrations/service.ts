@@ -10,12 +10,21 @@ import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { Deps } from '../../deps.js';
 import { forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import type { PreviousSetup } from '../../integrations/events.js';
 import type { SecretBox } from '../../secret-box.js';
 import type { OrgView } from '../orgs/present.js';
 import type { OrgsService } from '../orgs/service.js';
+import { checkConfiguration } from './configuration.js';
+import { isInstallationItself } from './identities.js';
 import { checkManifest, type ImageType, sniffImage, unfurlHosts } from './manifest.js';
 import type { InstallationView, IntegrationView } from './present.js';
-import type { ListInstallationsQuery, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
+import type {
+  IntegrationConfigurations,
+  ListInstallationsQuery,
+  ListIntegrationsQuery,
+  PublishIntegrationBody,
+  UpdateInstallationBody,
+} from './schemas.js';
 
 /** The services the integrations area calls. */
 export interface IntegrationsNeeds {
@@ -23,8 +32,8 @@ export interface IntegrationsNeeds {
   orgs: Pick<OrgsService, 'findRow' | 'listForActor'>;
   blobs: Pick<BlobStore, 'get' | 'put'>;
   secrets: Pick<SecretBox, 'seal' | 'open'>;
-  /** Integration events: `installation_setup` goes out when an installation is made. */
-  events: { installed(tx: Tx, installationId: string): Promise<void> };
+  /** Integration events: `installation_setup` goes out when an installation is made or updated. */
+  events: { installed(tx: Tx, installationId: string, previous?: PreviousSetup): Promise<void> };
   /** Installations' own users leave their organizations when the installations go. */
   identities: { removed(tx: Tx, installationIds: string[]): Promise<void> };
   /** The runtime forgets an unpublished integration's process. */
@@ -220,6 +229,10 @@ export class IntegrationsService {
             .where('org_id', '<>', row.owner_org_id)
             .returning('id')
             .execute();
+          await this.dropSpaceInstallations(
+            tx,
+            elsewhere.map((r) => r.id),
+          );
           await this.services.identities.removed(
             tx,
             elsewhere.map((r) => r.id),
@@ -252,6 +265,10 @@ export class IntegrationsService {
         .where('integration_name', '=', name)
         .returning('id')
         .execute();
+      await this.dropSpaceInstallations(
+        tx,
+        gone.map((r) => r.id),
+      );
       await this.services.identities.removed(
         tx,
         gone.map((r) => r.id),
@@ -289,6 +306,8 @@ export class IntegrationsService {
           org_id: org.row.id,
           status: 'active',
           configuration: '{}',
+          space_selection: 'all',
+          external_ids: '[]',
           created_by: actor.userId,
           created_at: now,
           updated_at: now,
@@ -307,7 +326,8 @@ export class IntegrationsService {
     }
     const [integration] = await this.views([result.integration], memberships);
     if (!integration) throw notFoundNamed(name);
-    return { row: result.installation, integration };
+    const spaces = (await this.spaceCounts([result.installation.id])).get(result.installation.id) ?? 0;
+    return { row: result.installation, integration, spaces };
   }
 
   /** One installation (`getIntegrationInstallationById`), for admins of the organization it is in. */
@@ -315,18 +335,127 @@ export class IntegrationsService {
     actor: Actor,
     name: string,
     installationId: string,
+  ): Promise<{ row: IntegrationInstallationsTable; spaces: number }> {
+    const row = await this.manageable(actor, name, installationId);
+    return { row, spaces: (await this.spaceCounts([row.id])).get(row.id) ?? 0 };
+  }
+
+  /**
+   * An installation its caller may manage: admins of its organization, and the installation
+   * itself (its script keeps its settings there, as GitBook integrations do after an OAuth
+   * flow). 404 for anyone outside that organization, or when the installation is not one of
+   * integration `name`.
+   */
+  async manageable(
+    actor: Actor,
+    name: string,
+    installationId: string,
   ): Promise<IntegrationInstallationsTable> {
-    const row = await this.deps.db
-      .selectFrom('integration_installations')
-      .selectAll()
-      .where('id', '=', installationId)
-      .where('integration_name', '=', name)
-      .executeTakeFirst();
-    const membership = row && (await this.services.authz.membership(actor, row.org_id));
+    const row = await this.installationRow(installationId);
+    if (row?.integration_name === name && isInstallationItself(actor, row.id)) return row;
+    const membership =
+      row?.integration_name === name && (await this.services.authz.membership(actor, row.org_id));
     if (!row || !membership)
       throw notFound(`Installation "${installationId}" of integration "${name}" not found`);
-    this.services.authz.requireOrg(membership, row.org_id, 'listInstallations');
+    this.services.authz.requireOrg(membership, row.org_id, 'installIntegration');
     return row;
+  }
+
+  /** The configuration forms of an integration's manifest ({} when it has none, or is gone). */
+  async configurationForms(name: string, db: Db | Tx = this.deps.db): Promise<IntegrationConfigurations> {
+    const row = await db
+      .selectFrom('integrations')
+      .select('configurations')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.configurations) as IntegrationConfigurations) : {};
+  }
+
+  /**
+   * `updateIntegrationInstallation`: its configuration (checked against the manifest's account
+   * form), external ids and space selection. A new configuration sends `installation_setup`
+   * with the previous one, as GitBook does, so the script can act on it.
+   */
+  async updateInstallation(
+    actor: Actor,
+    name: string,
+    installationId: string,
+    body: UpdateInstallationBody,
+  ): Promise<InstallationView> {
+    const row = await this.manageable(actor, name, installationId);
+    const forms = await this.configurationForms(name);
+    if (body.configuration) checkConfiguration(forms.account, body.configuration, 'body.configuration');
+    const updated = await this.deps.db.transaction().execute(async (tx) => {
+      const current = await tx
+        .selectFrom('integration_installations')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (!current) throw notFound(`Installation "${installationId}" of integration "${name}" not found`);
+      const next: IntegrationInstallationsTable = {
+        ...current,
+        configuration: body.configuration ? JSON.stringify(body.configuration) : current.configuration,
+        external_ids: body.externalIds ? JSON.stringify(body.externalIds) : current.external_ids,
+        space_selection: body.space_selection ?? current.space_selection,
+        updated_at: this.deps.clock.now().toISOString(),
+      };
+      await tx.updateTable('integration_installations').set(next).where('id', '=', row.id).execute();
+      if (body.configuration) {
+        await this.services.events.installed(tx, row.id, {
+          status: current.status,
+          configuration: JSON.parse(current.configuration) as Record<string, unknown>,
+        });
+      }
+      return next;
+    });
+    const view = await this.get(actor, name);
+    return { row: updated, integration: view, spaces: (await this.spaceCounts([row.id])).get(row.id) ?? 0 };
+  }
+
+  /**
+   * `uninstallIntegration`: the installation, its space installations and its user's membership
+   * go in one transaction. False when there was no such installation (204); 404 for an
+   * installation of an organization the caller is not in.
+   */
+  async uninstall(actor: Actor, name: string, installationId: string): Promise<boolean> {
+    const existing = await this.installationRow(installationId);
+    if (existing?.integration_name !== name) return false;
+    await this.manageable(actor, name, installationId);
+    return this.deps.db.transaction().execute(async (tx) => {
+      await tx
+        .deleteFrom('integration_space_installations')
+        .where('installation_id', '=', installationId)
+        .execute();
+      const gone = await tx
+        .deleteFrom('integration_installations')
+        .where('id', '=', installationId)
+        .returning('id')
+        .execute();
+      await this.services.identities.removed(
+        tx,
+        gone.map((r) => r.id),
+      );
+      return gone.length > 0;
+    });
+  }
+
+  /** Admins of the organization that owns integration `name` pass; 404 for everyone outside it. */
+  async requireOwnerAdmin(actor: Actor, name: string): Promise<void> {
+    const row = await this.find(this.deps.db, name);
+    if (!row) throw notFoundNamed(name);
+    await this.ownerAdmin(actor, row);
+  }
+
+  /** How many spaces each installation is installed on (absent: none). */
+  async spaceCounts(installationIds: string[]): Promise<Map<string, number>> {
+    if (installationIds.length === 0) return new Map();
+    const rows = await this.deps.db
+      .selectFrom('integration_space_installations')
+      .select(['installation_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+      .where('installation_id', 'in', installationIds)
+      .groupBy('installation_id')
+      .execute();
+    return new Map(rows.map((r) => [r.installation_id, Number(r.n)]));
   }
 
   /** The installations of an organization, by integration name (`search`: in names and titles). */
@@ -361,9 +490,10 @@ export class IntegrationsService {
     const views = new Map(
       (await this.views(rows, await this.memberships(actor))).map((view) => [view.row.name, view]),
     );
+    const counts = await this.spaceCounts(page.items.map((row) => row.id));
     const items = page.items.flatMap((row) => {
       const integration = views.get(row.integration_name);
-      return integration ? [{ row, integration }] : [];
+      return integration ? [{ row, integration, spaces: counts.get(row.id) ?? 0 }] : [];
     });
     return { ...page, items };
   }
@@ -467,7 +597,42 @@ export class IntegrationsService {
     return rows.map(record);
   }
 
+  /**
+   * The installations in `orgId` that hear of space `spaceId`: those selecting every space, and
+   * those installed on it (`db`: read inside the transaction of the event's cause).
+   */
+  async installationIdsForSpace(db: Db | Tx, orgId: string, spaceId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('integration_installations')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where((eb) =>
+        eb.or([
+          eb('space_selection', '=', 'all'),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('integration_space_installations')
+              .select('installation_id')
+              .where('space_id', '=', spaceId),
+          ),
+        ]),
+      )
+      .orderBy('integration_name')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   // Helpers.
+
+  private async dropSpaceInstallations(tx: Tx, installationIds: string[]): Promise<void> {
+    if (installationIds.length === 0) return;
+    await tx
+      .deleteFrom('integration_space_installations')
+      .where('installation_id', 'in', installationIds)
+      .execute();
+  }
 
   private async find(db: Db | Tx, name: string, lock = false): Promise<IntegrationsTable | undefined> {
     let query = db.selectFrom('integrations').selectAll().where('name', '=', name);

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import type { GatewayHandler } from './gateway.js';
-import { ScriptFailure, type WorkerAnswer, type WorkerLimits, WorkerProcess } from './worker-process.js';
+import {
+  type LogLine,
+  ScriptFailure,
+  type WorkerAnswer,
+  type WorkerLimits,
+  WorkerProcess,
+} from './worker-process.js';
 import type { WorkerdBinary } from './workerd-binary.js';
 
 /** The script of one integration version. */
@@ -53,6 +59,8 @@ export class IntegrationRuntime {
     event: object,
     environment: object,
     fetchBody?: Buffer,
+    /** Receives the lines the process wrote while it handled this event. */
+    trace?: LogLine[],
   ): Promise<WorkerAnswer> {
     const binary = this.options.binary;
     if ('missing' in binary)
@@ -70,7 +78,19 @@ export class IntegrationRuntime {
       );
     }
     const worker = await this.processOf(integration, binary);
-    return worker.request('/v1', { 'content-type': encoded.headers.get('content-type')! }, body);
+    const mark = worker.logMark();
+    let failed = true;
+    try {
+      const answer = await worker.request('/v1', { 'content-type': encoded.headers.get('content-type')! }, body);
+      failed = answer.status >= 500;
+      return answer;
+    } finally {
+      if (trace) {
+        // A failure's output is what its owner needs to read: wait for it to arrive.
+        if (failed) await worker.quiet();
+        trace.push(...worker.linesSince(mark));
+      }
+    }
   }
 
   /** The last lines of an integration's process output (console.log of its script, errors). */

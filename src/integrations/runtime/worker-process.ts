@@ -29,6 +29,14 @@ export class ScriptFailure extends Error {
 /** A connection the process refused: nothing reached the script. */
 class NotDelivered extends Error {}
 
+/** A line the process wrote: console output of the script, or workerd's own errors. */
+export interface LogLine {
+  message: string;
+  /** When it was read (ISO). */
+  timestamp: string;
+  level: 'info' | 'error';
+}
+
 export interface WorkerAnswer {
   status: number;
   headers: Record<string, string>;
@@ -36,7 +44,7 @@ export interface WorkerAnswer {
 }
 
 const STARTUP_MS = 10_000;
-const KEPT_LOG_LINES = 20;
+const KEPT_LOG_LINES = 50;
 
 /**
  * One workerd process running one integration version in one isolate, with its own gateway.
@@ -52,7 +60,10 @@ export class WorkerProcess {
   private generation = 0;
   private starting: Promise<void> | undefined;
   private gateway: { close(): Promise<void> } | undefined;
-  private readonly log: string[] = [];
+  private readonly log: LogLine[] = [];
+  /** How many lines were ever written: a mark taken before an event finds that event's lines. */
+  private written = 0;
+  private lastLineAt = 0;
   lastUsed = Date.now();
 
   constructor(
@@ -73,7 +84,29 @@ export class WorkerProcess {
 
   /** The last lines workerd wrote (script console output and errors), for reports. */
   recentLog(): string {
-    return this.log.join('\n');
+    return this.log.map((l) => l.message).join('\n');
+  }
+
+  /** The count of lines written so far, to read what comes after with `linesSince`. */
+  logMark(): number {
+    return this.written;
+  }
+
+  /**
+   * Waits until the process has written nothing for `idleMs` (at most `maxMs`): a script's last
+   * words (an error's stack) travel through a pipe and may arrive after its answer.
+   */
+  async quiet(idleMs = 30, maxMs = 300): Promise<void> {
+    const until = Date.now() + maxMs;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, idleMs));
+    } while (Date.now() - this.lastLineAt < idleMs && Date.now() < until);
+  }
+
+  /** The kept lines written after `mark` (older ones may have been dropped). */
+  linesSince(mark: number): LogLine[] {
+    const fresh = this.written - mark;
+    return fresh <= 0 ? [] : this.log.slice(-fresh);
   }
 
   /** POSTs to the script; starts the process first when it is not running. */
@@ -191,15 +224,18 @@ export class WorkerProcess {
     child.once('exit', () => {
       this.alive = false;
     });
-    const keep = (chunk: Buffer) => {
+    const keep = (level: LogLine['level']) => (chunk: Buffer) => {
+      const timestamp = new Date().toISOString();
       for (const line of chunk.toString().split('\n')) {
         if (!line.trim()) continue;
-        this.log.push(line.slice(0, 500));
+        this.log.push({ message: line.slice(0, 500), timestamp, level });
+        this.written++;
+        this.lastLineAt = Date.now();
         if (this.log.length > KEPT_LOG_LINES) this.log.shift();
       }
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout!.on('data', keep('info'));
+    child.stderr!.on('data', keep('error'));
     await this.ready(child);
   }
 
@@ -235,8 +271,8 @@ export class WorkerProcess {
   }
 
   private lastError(): string {
-    const lines = this.log.filter((l) => /error|fatal|exception|uncaught/i.test(l));
-    return (lines.at(-1) ?? this.log.at(-1) ?? 'no output').trim();
+    const lines = this.log.filter((l) => /error|fatal|exception|uncaught/i.test(l.message));
+    return (lines.at(-1) ?? this.log.at(-1))?.message.trim() ?? 'no output';
   }
 
   kill(): void {
