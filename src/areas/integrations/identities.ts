@@ -20,7 +20,10 @@ const WRITE_SCOPES = new Set([
 const installationEmail = (id: string) => `installation-${id.toLowerCase()}@integrations.invalid`;
 
 /** Whether the caller is installation `id` itself (its script, with its installation token). */
-export function isInstallationItself(actor: { email: string; scopes?: readonly string[] }, id: string): boolean {
+export function isInstallationItself(
+  actor: { email: string; scopes?: readonly string[] },
+  id: string,
+): boolean {
   return actor.scopes !== undefined && actor.email === installationEmail(id);
 }
 

@@ -81,7 +81,11 @@ export class IntegrationRuntime {
     const mark = worker.logMark();
     let failed = true;
     try {
-      const answer = await worker.request('/v1', { 'content-type': encoded.headers.get('content-type')! }, body);
+      const answer = await worker.request(
+        '/v1',
+        { 'content-type': encoded.headers.get('content-type')! },
+        body,
+      );
       failed = answer.status >= 500;
       return answer;
     } finally {
