@@ -167,6 +167,55 @@ describe('an integration published with the official CLI, running in workerd', (
     });
   });
 
+  it('is installed on a space with a configuration of its own: space_installation_setup', async () => {
+    const { data } = await admin.api.integrations.installIntegrationOnSpace('quire-notify', installationId, {
+      space: spaceId,
+    });
+    expect(data.space).toBe(spaceId);
+    const setups = () => reports.filter((r) => r.type === 'space_installation_setup');
+    await deliverUntil(() => setups().length === 1);
+    expect(setups()[0]).toEqual({
+      type: 'space_installation_setup',
+      spaceId,
+      status: 'active',
+      previous: null,
+      configuration: {},
+    });
+    await admin.api.integrations.updateIntegrationSpaceInstallation('quire-notify', installationId, spaceId, {
+      configuration: { channel: '#docs' },
+    });
+    await deliverUntil(() => setups().length === 2);
+    expect(setups()[1]).toMatchObject({
+      previous: { status: 'active', configuration: {} },
+      configuration: { channel: '#docs' },
+    });
+  });
+
+  it('hears only of the spaces it is installed on once it selects them', async () => {
+    await admin.api.integrations.updateIntegrationInstallation('quire-notify', installationId, {
+      space_selection: 'selected',
+    });
+    const other = (await admin.api.orgs.createSpace(orgId, { title: 'Not selected' })).data.id;
+    for (const space of [other, spaceId]) {
+      const crId = await newChangeRequest(admin.api, space, 'Selected or not');
+      await write(admin.api, space, crId, [insert(`Page in ${space}`, 'Text.')]);
+      await admin.api.spaces.mergeChangeRequest(space, crId);
+    }
+    const merged = (await admin.api.spaces.getCurrentRevision(spaceId)).data.id;
+    await deliverUntil(() =>
+      reports.some((r) => r.type === 'space_content_updated' && r.revisionId === merged),
+    );
+    // The other space's merge came first and was never sent.
+    expect(reports.filter((r) => r.spaceId === other)).toEqual([]);
+    const { data: events } = await admin.api.integrations.listIntegrationEvents('quire-notify', {
+      limit: 100,
+    });
+    expect(events.items.filter((e) => (e.payload as { spaceId?: string }).spaceId === other)).toEqual([]);
+    await admin.api.integrations.updateIntegrationInstallation('quire-notify', installationId, {
+      space_selection: 'all',
+    });
+  });
+
   it("answers requests to its public endpoint with the script's fetch handler", async () => {
     const { data } = await admin.api.integrations.getIntegrationByName('quire-notify');
     const response = await fetch(data.urls.publicEndpoint, {
