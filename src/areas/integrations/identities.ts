@@ -2,6 +2,7 @@ import type { TokenService } from '../../auth/token-service.js';
 import type { Tx } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import type { MembersService } from '../members/service.js';
+import { INTEGRATION_EMAIL_DOMAIN } from '../users/integration-users.js';
 import type { UsersService } from '../users/service.js';
 
 /** Installation tokens live this long... */
@@ -17,7 +18,7 @@ const WRITE_SCOPES = new Set([
   'site:adaptive:write',
 ]);
 
-const installationEmail = (id: string) => `installation-${id.toLowerCase()}@integrations.invalid`;
+const installationEmail = (id: string) => `installation-${id.toLowerCase()}@${INTEGRATION_EMAIL_DOMAIN}`;
 
 /** Whether the caller is installation `id` itself (its script, with its installation token). */
 export function isInstallationItself(
@@ -72,7 +73,7 @@ export class InstallationIdentities {
     return this.reuse(`integration:${integration.name}`, async () => {
       const userId = await this.deps.db.transaction().execute(async (tx) => {
         const { user } = await this.needs.users.findOrCreateIn(tx, {
-          email: `integration-${integration.name.toLowerCase()}@integrations.invalid`,
+          email: `integration-${integration.name.toLowerCase()}@${INTEGRATION_EMAIL_DOMAIN}`,
           displayName: integration.title,
         });
         return user.id;

@@ -8,6 +8,7 @@ import { lockOrganization } from '../../db/locks.js';
 import type { Tables } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
+import { INTEGRATION_EMAIL_DOMAIN } from '../users/integration-users.js';
 import type { MemberCounts, MemberRow } from './present.js';
 import type { ListMembersQuery } from './schemas.js';
 
@@ -142,7 +143,6 @@ export class MembersService {
       .execute();
   }
 
-  /** Marks a member as signing in through the organization's single sign-on. */
   /** How many organizations the user is a member (or guest) of. */
   async organizationCount(db: Db | Tx, userId: string): Promise<number> {
     const row = await db
@@ -153,6 +153,7 @@ export class MembersService {
     return Number(row?.n ?? 0);
   }
 
+  /** Marks a member as signing in through the organization's single sign-on. */
   async markSso(tx: Tx, orgId: string, userId: string): Promise<void> {
     await tx
       .updateTable('members')
@@ -170,7 +171,8 @@ export class MembersService {
       .select(MEMBER_COLUMNS)
       .select(sql<string>`lower(u.display_name)`.as('sort_name'))
       .select(sql<string>`coalesce(m.last_seen_at, '')`.as('sort_seen'))
-      .where('m.org_id', '=', orgId);
+      .where('m.org_id', '=', orgId)
+      .where('u.email', 'not like', `%@${INTEGRATION_EMAIL_DOMAIN}`);
     if (query.role === 'guest') q = q.where('m.role', 'is', null);
     else if (query.role) q = q.where('m.role', '=', query.role);
     if (query.search) {
