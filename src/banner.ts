@@ -21,8 +21,9 @@ export function startupBanner({ config, listening, version, migrations, boot }: 
   const applied = migrations.length > 0 ? ` (${count(migrations.length, 'migration')} applied)` : '';
   const lines = [
     `Quire ${version} is listening on ${listening}`,
-    `  Open   ${config.publicUrl} in a browser for the API reference (the API is under /v1)`,
+    `  Open   ${config.publicUrl} in a browser to sign in (the API is under /v1, its reference at /docs)`,
     `  Data   ${describeStore(config)}${applied}`,
+    `  Translations  ${describeTranslation(config)}`,
   ];
   if (boot) {
     const token = boot.generatedToken;
@@ -45,6 +46,13 @@ function describeStore(config: Config): string {
   const url = new URL(config.databaseUrl);
   const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
   return `PostgreSQL ${user}${url.host}${url.pathname}, ${files}`;
+}
+
+function describeTranslation(config: Config): string {
+  const t = config.translation;
+  if (!t) return 'off: no service configured (QUIRE_TRANSLATION_PROVIDER; see the README)';
+  if (t.provider === 'pseudo') return 'pseudo-localisation (for trying the feature; not real translations)';
+  return `${t.provider} at ${t.url}${t.model ? ` (${t.model})` : ''}`;
 }
 
 function count(n: number, noun: string): string {

@@ -45,6 +45,25 @@ export interface Config {
   integrationTimeoutMs: number;
   /** The V8 heap of one integration script. */
   integrationMemoryMb: number;
+  /** The machine translation service translations use; undefined: translations do not run. */
+  translation: TranslationConfig | undefined;
+  /** How long after a merge into a translated space its translations run (merges in between wait with it). */
+  translationDebounceMs: number;
+}
+
+export const TRANSLATION_PROVIDERS = ['openai', 'libretranslate', 'deepl', 'pseudo'] as const;
+export type TranslationProviderName = (typeof TRANSLATION_PROVIDERS)[number];
+
+/** Operator configuration only: never taken from API input. */
+export interface TranslationConfig {
+  provider: TranslationProviderName;
+  /** Base URL of the service (not for `pseudo`). */
+  url: string | undefined;
+  apiKey: string | undefined;
+  /** The model of an OpenAI-compatible server. */
+  model: string | undefined;
+  /** One request to the service. */
+  timeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -226,5 +245,48 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env),
     integrationTimeoutMs: integer(env, 'QUIRE_INTEGRATION_TIMEOUT_MS', 15_000, 100, 600_000),
     integrationMemoryMb: integer(env, 'QUIRE_INTEGRATION_MEMORY_MB', 128, 16, 4096),
+    translation: translationConfig(env),
+    translationDebounceMs: integer(env, 'QUIRE_TRANSLATION_DEBOUNCE_MS', 60_000, 0, 24 * 60 * 60 * 1000),
+  };
+}
+
+const DEFAULT_TRANSLATION_URLS: Partial<Record<TranslationProviderName, string>> = {
+  deepl: 'https://api.deepl.com',
+};
+
+function translationConfig(env: Env): TranslationConfig | undefined {
+  const provider = read(env, 'QUIRE_TRANSLATION_PROVIDER')?.toLowerCase();
+  if (provider === undefined) return undefined;
+  if (!(TRANSLATION_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ConfigError(
+      'QUIRE_TRANSLATION_PROVIDER',
+      `must be one of ${TRANSLATION_PROVIDERS.join(', ')}, got "${provider}"`,
+    );
+  }
+  const name = provider as TranslationProviderName;
+  const rawUrl = read(env, 'QUIRE_TRANSLATION_URL') ?? DEFAULT_TRANSLATION_URLS[name];
+  if (name !== 'pseudo' && rawUrl === undefined) {
+    throw new ConfigError(
+      'QUIRE_TRANSLATION_URL',
+      `is needed for the ${name} provider (the base URL of the service, for example http://127.0.0.1:11434 for a local Ollama)`,
+    );
+  }
+  const model = read(env, 'QUIRE_TRANSLATION_MODEL');
+  if (name === 'openai' && model === undefined) {
+    throw new ConfigError(
+      'QUIRE_TRANSLATION_MODEL',
+      'is needed for the openai provider (for example llama3.1)',
+    );
+  }
+  const apiKey = read(env, 'QUIRE_TRANSLATION_API_KEY');
+  if (name === 'deepl' && apiKey === undefined) {
+    throw new ConfigError('QUIRE_TRANSLATION_API_KEY', 'is needed for the deepl provider');
+  }
+  return {
+    provider: name,
+    url: rawUrl === undefined ? undefined : httpUrl('QUIRE_TRANSLATION_URL', rawUrl),
+    apiKey,
+    model,
+    timeoutMs: integer(env, 'QUIRE_TRANSLATION_TIMEOUT_MS', 60_000, 100, 600_000),
   };
 }

@@ -19,7 +19,20 @@ describe('start-up banner', () => {
     expect(text).toContain('SQLite database /srv/quire/quire.db, files in /srv/quire (2 migrations applied)');
     expect(text).toContain('Admin API token (shown once, store it now): quire_secret');
     expect(text).toContain('Ctrl+C');
+    expect(text).toContain('Translations  off: no service configured (QUIRE_TRANSLATION_PROVIDER');
     expect(text.split('\n').at(-1)).toMatch(/^Logs follow/);
+  });
+
+  it('names the translation service, never its key', () => {
+    const config = loadConfig({
+      QUIRE_TRANSLATION_PROVIDER: 'openai',
+      QUIRE_TRANSLATION_URL: 'http://127.0.0.1:11434',
+      QUIRE_TRANSLATION_MODEL: 'llama3.1',
+      QUIRE_TRANSLATION_API_KEY: 'sk-secret',
+    });
+    const text = startupBanner({ config, listening: 'x', version: '1', migrations: [], boot: undefined }).join('\n');
+    expect(text).toContain('Translations  openai at http://127.0.0.1:11434 (llama3.1)');
+    expect(text).not.toContain('sk-secret');
   });
 
   it('shows where PostgreSQL is without its password, and no token on later starts', () => {

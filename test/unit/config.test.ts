@@ -41,6 +41,11 @@ describe('configuration', () => {
       QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '5000',
       QUIRE_INTEGRATION_TIMEOUT_MS: '2000',
       QUIRE_INTEGRATION_MEMORY_MB: '64',
+      QUIRE_TRANSLATION_PROVIDER: 'LibreTranslate',
+      QUIRE_TRANSLATION_URL: 'http://127.0.0.1:5000/',
+      QUIRE_TRANSLATION_API_KEY: 'key',
+      QUIRE_TRANSLATION_TIMEOUT_MS: '9000',
+      QUIRE_TRANSLATION_DEBOUNCE_MS: '0',
     });
     expect(config).toEqual({
       port: 9000,
@@ -60,7 +65,28 @@ describe('configuration', () => {
       openapiFetchTimeoutMs: 5000,
       integrationTimeoutMs: 2000,
       integrationMemoryMb: 64,
+      translation: {
+        provider: 'libretranslate',
+        url: 'http://127.0.0.1:5000',
+        apiKey: 'key',
+        model: undefined,
+        timeoutMs: 9000,
+      },
+      translationDebounceMs: 0,
     });
+  });
+
+  it('says what each translation service needs', () => {
+    expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'google' })).toThrow(
+      'QUIRE_TRANSLATION_PROVIDER: must be one of openai, libretranslate, deepl, pseudo, got "google"',
+    );
+    expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'openai' })).toThrow(/QUIRE_TRANSLATION_URL: is needed/);
+    expect(() =>
+      loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'openai', QUIRE_TRANSLATION_URL: 'http://127.0.0.1:11434' }),
+    ).toThrow(/QUIRE_TRANSLATION_MODEL/);
+    expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'deepl' })).toThrow(/QUIRE_TRANSLATION_API_KEY/);
+    expect(loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'pseudo' }).translation?.provider).toBe('pseudo');
+    expect(loadConfig({}).translation).toBeUndefined();
   });
 
   it('builds the default public URL from PORT', () => {
