@@ -23,6 +23,11 @@ export interface TranslateOptions {
   backoffMs?: number;
   /** Told of each request sent (segments and time spent in the service), for stats and figures. */
   onRequest?: (segments: number, ms: number) => void;
+  /**
+   * Given each batch's outcomes (by segment index) as soon as it is done: a run keeps them at
+   * once, so a run that stops later does not ask for them again.
+   */
+  onBatch?: (done: Array<[number, SegmentOutcome]>) => Promise<void>;
 }
 
 /**
@@ -67,6 +72,7 @@ export async function translateSegments(
       }
       outcomes[index] = problem ? { text: undefined, problem } : { text };
     }
+    await options.onBatch?.(batch.map((index) => [index, outcomes[index]!]));
   }
   return outcomes;
 }
