@@ -32,6 +32,7 @@ import { ssoRoutes } from './areas/sso/routes.js';
 import { ssoServiceProviderRoutes } from './areas/sso/sp-routes.js';
 import { storageRoutes } from './areas/storage/routes.js';
 import { teamRoutes } from './areas/teams/routes.js';
+import { translationRoutes } from './areas/translations/routes.js';
 import { userRoutes } from './areas/users/routes.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   openApiRoutes(app);
   publicOpenApiRoutes(app);
   integrationRoutes(app);
+  translationRoutes(app);
   installationRoutes(app);
   integrationEventRoutes(app);
   integrationAssetRoutes(app);

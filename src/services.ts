@@ -40,6 +40,8 @@ import { SamlRequestStore } from './areas/sso/requests.js';
 import { SamlProvidersService } from './areas/sso/service.js';
 import { StorageService } from './areas/storage/service.js';
 import { TeamsService } from './areas/teams/service.js';
+import { TranslationRunner } from './areas/translations/run.js';
+import { TranslationsService } from './areas/translations/service.js';
 import { presentUser } from './areas/users/present.js';
 import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
@@ -55,6 +57,7 @@ import { findWorkerd } from './integrations/runtime/workerd-binary.js';
 import { JobQueue, type QueueOptions } from './jobs/queue.js';
 import { SearchEngine } from './search/engine.js';
 import { dataDirSecretsKey, SecretBox } from './secret-box.js';
+import { createProvider } from './translations/providers/index.js';
 
 /**
  * Every area's service, built once per server: what routes and the app reach. Services do not
@@ -97,6 +100,8 @@ export interface Services {
   imports: ImportsService;
   storage: StorageService;
   openapi: OpenApiService;
+  translations: TranslationsService;
+  translationRuns: TranslationRunner;
   /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
   secretBox: SecretBox;
   integrations: IntegrationsService;
@@ -346,6 +351,16 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
   s.integrationEvents = new IntegrationEventLog(deps, { integrations: s.integrations });
   s.spaces.onHeadMoved(s.integrationDelivery.headMoved);
+  s.translations = new TranslationsService(deps, { authz: s.authz, jobs: s.jobs });
+  s.translationRuns = new TranslationRunner(deps, {
+    jobs: s.jobs,
+    store: s.store,
+    spaces: s.spaces,
+    users: s.users,
+    translations: s.translations,
+    provider: deps.config.translation && createProvider(deps.config.translation),
+  });
+  s.spaces.onHeadMoved(s.translations.headMoved);
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
   s.siteViews = new SiteViews(deps, {
     installationIdsInOrgs: (db, orgIds) => s.integrations.installationIdsInOrgs(orgIds, db),
@@ -382,6 +397,7 @@ function registerJobs(services: Services): void {
   services.git.registerJobs();
   services.imports.registerJobs();
   services.openapi.registerJobs();
+  services.translationRuns.registerJobs();
   services.integrationDelivery.registerJobs();
   services.jobs.register('integrations.events.purge', async () => {
     await services.integrationEvents.purge();

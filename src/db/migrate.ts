@@ -19,6 +19,7 @@ import * as searchPageSpecs from './migrations/0016-search-page-specs.js';
 import * as integrations from './migrations/0017-integrations.js';
 import * as installationTokens from './migrations/0018-installation-tokens.js';
 import * as integrationSpacesEvents from './migrations/0019-integration-spaces-events.js';
+import * as translations from './migrations/0020-translations.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-integrations': integrations,
   '0018-installation-tokens': installationTokens,
   '0019-integration-spaces-events': integrationSpacesEvents,
+  '0020-translations': translations,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -723,6 +723,53 @@ export interface IntegrationEventsTable {
   updated_at: string;
 }
 
+/** A space kept translated into another language (migration 0020). */
+export interface TranslationsTable {
+  id: string;
+  org_id: string;
+  source_space_id: string;
+  source_language: string;
+  language: string;
+  /** JSON of the instructions document. */
+  instructions: string;
+  status: 'pending' | 'running' | 'completed';
+  target_space_id: string | null;
+  result_revision_id: string | null;
+  /** The source revision the result was translated from. */
+  source_revision_id: string | null;
+  runs: number;
+  total_words: number;
+  total_pages: number;
+  total_duration: number;
+  latest_run_duration: number;
+  latest_pages: number;
+  latest_words: number;
+  /** Why the latest run failed, or which pages kept their previous text; null when all went through. */
+  last_error: string | null;
+  /** 1 when a run was asked for while one was going. */
+  run_wanted: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What each target page was translated from (migration 0020). */
+export interface TranslationPagesTable {
+  translation_id: string;
+  page_id: string;
+  /** Digest of the source page's title, description and body. */
+  source_digest: string;
+  /** 1 when its translation failed and it kept its previous text (tried again next run). */
+  failed: number;
+}
+
+/** Translated segments by digest of their source and settings (migration 0020). */
+export interface TranslationMemoryTable {
+  digest: string;
+  text: string;
+  created_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -772,4 +819,7 @@ export interface Tables {
   integration_installations: IntegrationInstallationsTable;
   integration_space_installations: IntegrationSpaceInstallationsTable;
   integration_events: IntegrationEventsTable;
+  translations: TranslationsTable;
+  translation_pages: TranslationPagesTable;
+  translation_memory: TranslationMemoryTable;
 }

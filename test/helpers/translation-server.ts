@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
  * told to fail.
  */
 export type Failure =
+  /** Answers normally (to let some requests through before the failures that follow). */
+  | { kind: 'ok' }
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'timeout' }
   | { kind: 'wrong-count' }

@@ -30,7 +30,13 @@ describe('start-up banner', () => {
       QUIRE_TRANSLATION_MODEL: 'llama3.1',
       QUIRE_TRANSLATION_API_KEY: 'sk-secret',
     });
-    const text = startupBanner({ config, listening: 'x', version: '1', migrations: [], boot: undefined }).join('\n');
+    const text = startupBanner({
+      config,
+      listening: 'x',
+      version: '1',
+      migrations: [],
+      boot: undefined,
+    }).join('\n');
     expect(text).toContain('Translations  openai at http://127.0.0.1:11434 (llama3.1)');
     expect(text).not.toContain('sk-secret');
   });

@@ -80,7 +80,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'google' })).toThrow(
       'QUIRE_TRANSLATION_PROVIDER: must be one of openai, libretranslate, deepl, pseudo, got "google"',
     );
-    expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'openai' })).toThrow(/QUIRE_TRANSLATION_URL: is needed/);
+    expect(() => loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'openai' })).toThrow(
+      /QUIRE_TRANSLATION_URL: is needed/,
+    );
     expect(() =>
       loadConfig({ QUIRE_TRANSLATION_PROVIDER: 'openai', QUIRE_TRANSLATION_URL: 'http://127.0.0.1:11434' }),
     ).toThrow(/QUIRE_TRANSLATION_MODEL/);
