@@ -6,7 +6,7 @@ import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
 import type { ContentStore, Snapshot } from '../../content/store.js';
 import type { PageNode, RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
-import type { TranslationsTable } from '../../db/tables.js';
+import type { TranslationPagesTable, TranslationsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import type { JobContext, JobQueue } from '../../jobs/queue.js';
 import { escapeText, unescapeText } from '../../translations/placeholders.js';
@@ -114,10 +114,6 @@ export class TranslationRunner {
       const salt = digest([row.org_id, row.source_language, row.language, provider.name, instructions]);
       const digests = new Map<string, string>();
       const todo: PageNode[] = [];
-      const sourceBodies = await this.needs.store.readBodies(
-        db,
-        [...source.content.pages.values()].flatMap((p) => (p.body ? [p.body] : [])),
-      );
       for (const page of source.content.pages.values()) {
         const pageDigest = digest([
           salt,
@@ -136,11 +132,26 @@ export class TranslationRunner {
         )
           todo.push(page);
       }
+      // Only the pages to translate are read and parsed: the rest of the space costs a digest each.
+      const sourceBodies = await this.needs.store.readBodies(
+        db,
+        todo.flatMap((p) => (p.body ? [p.body] : [])),
+      );
       const texts = todo.map((page) => pageTexts(page, page.body ? sourceBodies.get(page.body) : undefined));
       const counts: RunCounts = { pages: 0, words: 0, failed: [] };
       const translated = await this.translate(provider, row, salt, texts, counts, instructions);
       if (context.signal.aborted) return;
-      await this.write(row, { source, sourceRevision }, target, todo, translated, digests, counts, started);
+      await this.write(
+        row,
+        { source, sourceRevision },
+        target,
+        todo,
+        texts,
+        translated,
+        { digests, kept },
+        counts,
+        started,
+      );
       log.info(
         { pages: counts.pages, words: counts.words, failed: counts.failed.length },
         'translation run done',
@@ -221,20 +232,17 @@ export class TranslationRunner {
     { source, sourceRevision }: { source: Snapshot; sourceRevision: string },
     targetSpaceId: string,
     todo: PageNode[],
+    todoTexts: PageTexts[],
     translated: Array<string[] | undefined>,
-    digests: Map<string, string>,
+    recorded: { digests: Map<string, string>; kept: Map<string, TranslationPagesTable> },
     counts: RunCounts,
     started: number,
   ): Promise<void> {
     const { db } = this.deps;
-    const sourceBodies = await this.needs.store.readBodies(
-      db,
-      todo.flatMap((p) => (p.body ? [p.body] : [])),
-    );
     // The translated pages, built before the transaction (parsing and writing markdown is the slow part).
     const built = new Map<string, { node: PageNode; markdown: string | undefined }>();
     todo.forEach((page, i) => {
-      const texts = pageTexts(page, page.body ? sourceBodies.get(page.body) : undefined);
+      const texts = todoTexts[i]!;
       const result = translated[i];
       if (!result) {
         counts.failed.push(page.id);
@@ -327,7 +335,7 @@ export class TranslationRunner {
         revisionId = revision.id;
         await this.needs.spaces.moveHead(tx, { spaceId: targetSpaceId, revisionId, by: null }, now);
       }
-      await this.recordPages(tx, row.id, digests, new Set(counts.failed));
+      await this.recordPages(tx, row.id, recorded, todo, new Set(counts.failed));
       const seconds = Math.round((performance.now() - started) / 1000);
       const translatedPages = await tx
         .selectFrom('translation_pages')
@@ -366,24 +374,41 @@ export class TranslationRunner {
     });
   }
 
-  /** The digest each target page was translated from; pages gone from the source are forgotten. */
+  /**
+   * The digest each translated page was translated from (only the pages this run took up); pages
+   * gone from the source are forgotten.
+   */
   private async recordPages(
     tx: Tx,
     translationId: string,
-    digests: Map<string, string>,
+    { digests, kept }: { digests: Map<string, string>; kept: Map<string, TranslationPagesTable> },
+    todo: PageNode[],
     failed: Set<string>,
   ) {
-    await tx.deleteFrom('translation_pages').where('translation_id', '=', translationId).execute();
-    const rows = [...digests].map(([page_id, source_digest]) => ({
+    const gone = [...kept.keys()].filter((id) => !digests.has(id));
+    for (let i = 0; i < gone.length; i += 500) {
+      await tx
+        .deleteFrom('translation_pages')
+        .where('translation_id', '=', translationId)
+        .where('page_id', 'in', gone.slice(i, i + 500))
+        .execute();
+    }
+    const rows = todo.map((page) => ({
       translation_id: translationId,
-      page_id,
-      source_digest,
-      failed: failed.has(page_id) ? 1 : 0,
+      page_id: page.id,
+      source_digest: digests.get(page.id)!,
+      failed: failed.has(page.id) ? 1 : 0,
     }));
     for (let i = 0; i < rows.length; i += 200) {
       await tx
         .insertInto('translation_pages')
         .values(rows.slice(i, i + 200))
+        .onConflict((oc) =>
+          oc.columns(['translation_id', 'page_id']).doUpdateSet((eb) => ({
+            source_digest: eb.ref('excluded.source_digest'),
+            failed: eb.ref('excluded.failed'),
+          })),
+        )
         .execute();
     }
   }
