@@ -32,12 +32,16 @@ export interface RunNeeds {
   provider: TranslationProvider | undefined;
 }
 
-/** What one run did, for the translation's stats. */
-interface RunCounts {
+/** What one run did: the translation's stats, its log line, and benchmarks. */
+export interface RunCounts {
   pages: number;
   words: number;
   /** Pages whose translation failed this run (they kept their previous text). */
   failed: string[];
+  /** Segments sent to the service, in how many requests, and the time spent waiting for it. */
+  segmentsSent: number;
+  requests: number;
+  serviceMs: number;
 }
 
 /** A page's texts: its title, description and sidebar title, then its body's segments. */
@@ -57,6 +61,9 @@ interface PageTexts {
  * writes the revision; a run that fails writes nothing, and what it translated is remembered.
  */
 export class TranslationRunner {
+  /** What the latest run in this process did (its log line says the same). */
+  lastRun: RunCounts | undefined;
+
   constructor(
     private readonly deps: Deps,
     private readonly needs: RunNeeds,
@@ -138,7 +145,14 @@ export class TranslationRunner {
         todo.flatMap((p) => (p.body ? [p.body] : [])),
       );
       const texts = todo.map((page) => pageTexts(page, page.body ? sourceBodies.get(page.body) : undefined));
-      const counts: RunCounts = { pages: 0, words: 0, failed: [] };
+      const counts: RunCounts = {
+        pages: 0,
+        words: 0,
+        failed: [],
+        segmentsSent: 0,
+        requests: 0,
+        serviceMs: 0,
+      };
       const translated = await this.translate(provider, row, salt, texts, counts, instructions);
       if (context.signal.aborted) return;
       await this.write(
@@ -152,8 +166,17 @@ export class TranslationRunner {
         counts,
         started,
       );
+      this.lastRun = counts;
       log.info(
-        { pages: counts.pages, words: counts.words, failed: counts.failed.length },
+        {
+          pages: counts.pages,
+          words: counts.words,
+          failed: counts.failed.length,
+          segmentsSent: counts.segmentsSent,
+          requests: counts.requests,
+          serviceMs: Math.round(counts.serviceMs),
+          ms: Math.round(performance.now() - started),
+        },
         'translation run done',
       );
     } catch (error) {
@@ -219,7 +242,15 @@ export class TranslationRunner {
       provider,
       { source: row.source_language, target: row.language, ...(instructions ? { instructions } : {}) },
       missing,
-      { check: placeholderProblem, onBatch: keep },
+      {
+        check: placeholderProblem,
+        onBatch: keep,
+        onRequest: (segments, ms) => {
+          counts.segmentsSent += segments;
+          counts.requests++;
+          counts.serviceMs += ms;
+        },
+      },
     );
     return pages.map((page) => {
       if (page.segments.some((segment) => problems.has(segment))) return undefined;
