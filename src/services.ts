@@ -355,6 +355,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.translationRuns = new TranslationRunner(deps, {
     jobs: s.jobs,
     store: s.store,
+    links: s.links,
     spaces: s.spaces,
     users: s.users,
     translations: s.translations,

@@ -737,6 +737,8 @@ export interface TranslationsTable {
   result_revision_id: string | null;
   /** The source revision the result was translated from. */
   source_revision_id: string | null;
+  /** Digest of what else the result depends on (instructions, languages, service). */
+  settings_digest: string | null;
   runs: number;
   total_words: number;
   total_pages: number;

@@ -18,13 +18,15 @@ import {
   segmentsOf,
 } from '../../translations/segments.js';
 import { type SegmentOutcome, translateSegments } from '../../translations/translate-segments.js';
+import type { LinkIndex } from '../content/link-index.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { UsersService } from '../users/service.js';
 import { RUN_ATTEMPTS, RUN_JOB, type TranslationsService } from './service.js';
 
 export interface RunNeeds {
   jobs: Pick<JobQueue, 'register' | 'enqueue'>;
-  store: Pick<ContentStore, 'snapshot' | 'readBodies' | 'putBodies' | 'writeTree'>;
+  store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies' | 'putBodies' | 'writeTree'>;
+  links: Pick<LinkIndex, 'reindex'>;
   spaces: Pick<SpacesService, 'headOf' | 'lockRow' | 'moveHead' | 'create' | 'find'>;
   users: Pick<UsersService, 'rows'>;
   translations: Pick<TranslationsService, 'want'>;
@@ -42,6 +44,14 @@ export interface RunCounts {
   segmentsSent: number;
   requests: number;
   serviceMs: number;
+  /** The whole run, from its start to its revision. */
+  totalMs: number;
+}
+
+/** The pages and files a run looks at (see TranslationRunner.scope). */
+interface Scope {
+  pages: Set<string>;
+  files: Set<string>;
 }
 
 /** A page's texts: its title, description and sidebar title, then its body's segments. */
@@ -111,17 +121,17 @@ export class TranslationRunner {
     try {
       const { snapshot: source, revisionId: sourceRevision } = await this.sourceSnapshot(row);
       const target = await this.targetSpace(row);
-      const base = await this.snapshotOfSpace(target);
-      const kept = new Map(
-        (
-          await db.selectFrom('translation_pages').selectAll().where('translation_id', '=', row.id).execute()
-        ).map((r) => [r.page_id, r]),
-      );
+      const base = await this.snapshotOfSpace(target.id);
       const instructions = instructionsText(row.instructions);
       const salt = digest([row.org_id, row.source_language, row.language, provider.name, instructions]);
+      const scope = await this.scope(row, source, target, salt);
+      const kept = await this.keptPages(row.id, scope?.pages);
       const digests = new Map<string, string>();
       const todo: PageNode[] = [];
-      for (const page of source.content.pages.values()) {
+      const candidates = scope
+        ? [...scope.pages].flatMap((id) => source.content.pages.get(id) ?? [])
+        : source.content.pages.values();
+      for (const page of candidates) {
         const pageDigest = digest([
           salt,
           page.title,
@@ -146,6 +156,7 @@ export class TranslationRunner {
       );
       const texts = todo.map((page) => pageTexts(page, page.body ? sourceBodies.get(page.body) : undefined));
       const counts: RunCounts = {
+        totalMs: 0,
         pages: 0,
         words: 0,
         failed: [],
@@ -157,8 +168,8 @@ export class TranslationRunner {
       if (context.signal.aborted) return;
       await this.write(
         row,
-        { source, sourceRevision },
-        target,
+        { source, sourceRevision, salt, scope },
+        target.id,
         todo,
         texts,
         translated,
@@ -166,6 +177,7 @@ export class TranslationRunner {
         counts,
         started,
       );
+      counts.totalMs = performance.now() - started;
       this.lastRun = counts;
       log.info(
         {
@@ -175,7 +187,7 @@ export class TranslationRunner {
           segmentsSent: counts.segmentsSent,
           requests: counts.requests,
           serviceMs: Math.round(counts.serviceMs),
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(counts.totalMs),
         },
         'translation run done',
       );
@@ -260,7 +272,12 @@ export class TranslationRunner {
 
   private async write(
     row: TranslationsTable,
-    { source, sourceRevision }: { source: Snapshot; sourceRevision: string },
+    {
+      source,
+      sourceRevision,
+      salt,
+      scope,
+    }: { source: Snapshot; sourceRevision: string; salt: string; scope: Scope | undefined },
     targetSpaceId: string,
     todo: PageNode[],
     todoTexts: PageTexts[],
@@ -306,11 +323,10 @@ export class TranslationRunner {
       let h = 0;
       for (const entry of built.values()) if (entry.markdown !== undefined) entry.node.body = hashes[h++]!;
 
-      const pages = new Map<string, PageNode>();
-      for (const page of source.content.pages.values()) {
+      // Unchanged or failed: the structure follows the source, the texts stay as translated before.
+      const nodeFor = (page: PageNode): PageNode => {
         const fresh = built.get(page.id)?.node;
         const previous = base.content.pages.get(page.id);
-        // Unchanged or failed: the structure follows the source, the texts stay as translated before.
         const node: PageNode = fresh ?? {
           ...page,
           ...(previous
@@ -324,7 +340,22 @@ export class TranslationRunner {
         };
         delete node.fileHead;
         delete node.git;
-        pages.set(page.id, node);
+        return node;
+      };
+      // A first run (or one after the settings changed) lays out every page; later ones start
+      // from the target as it is and touch only the pages the source changed.
+      const pages = scope ? new Map(base.content.pages) : new Map<string, PageNode>();
+      const looked = scope
+        ? scope.pages
+        : new Set([...source.content.pages.keys(), ...base.content.pages.keys()]);
+      if (scope) {
+        for (const id of scope.pages) {
+          const page = source.content.pages.get(id);
+          if (page) pages.set(id, nodeFor(page));
+          else pages.delete(id);
+        }
+      } else {
+        for (const page of source.content.pages.values()) pages.set(page.id, nodeFor(page));
       }
       const content: RevisionContent = {
         pages,
@@ -333,15 +364,18 @@ export class TranslationRunner {
         variables: source.content.variables,
       };
       const changedPages = new Set<string>();
-      for (const [id, node] of pages) {
+      for (const id of looked) {
         const old = base.content.pages.get(id);
-        if (!old || JSON.stringify(old) !== JSON.stringify(node)) changedPages.add(id);
+        const node = pages.get(id);
+        if (!old !== !node || (node && JSON.stringify(old) !== JSON.stringify(node))) changedPages.add(id);
       }
-      for (const id of base.content.pages.keys()) if (!pages.has(id)) changedPages.add(id);
       const changedFiles = new Set<string>();
-      for (const [id, file] of content.files)
-        if (base.content.files.get(id)?.blob !== file.blob) changedFiles.add(id);
-      for (const id of base.content.files.keys()) if (!content.files.has(id)) changedFiles.add(id);
+      const lookedFiles = scope
+        ? scope.files
+        : new Set([...content.files.keys(), ...base.content.files.keys()]);
+      for (const id of lookedFiles) {
+        if (base.content.files.get(id)?.blob !== content.files.get(id)?.blob) changedFiles.add(id);
+      }
       const now = this.deps.clock.now().toISOString();
       let revisionId = space.revision_id;
       const sameRest =
@@ -365,6 +399,13 @@ export class TranslationRunner {
         });
         revisionId = revision.id;
         await this.needs.spaces.moveHead(tx, { spaceId: targetSpaceId, revisionId, by: null }, now);
+        // Backlinks and broken-link reports of the translated pages, as after a merge.
+        await this.needs.links.reindex(
+          tx,
+          targetSpaceId,
+          await this.needs.store.snapshot(tx, treeHash),
+          changedPages,
+        );
       }
       await this.recordPages(tx, row.id, recorded, todo, new Set(counts.failed));
       const seconds = Math.round((performance.now() - started) / 1000);
@@ -387,6 +428,7 @@ export class TranslationRunner {
           target_space_id: targetSpaceId,
           result_revision_id: revisionId,
           source_revision_id: sourceRevision,
+          settings_digest: salt,
           runs: current.runs + 1,
           total_words: current.total_words + counts.words,
           total_pages: Number(translatedPages?.n ?? 0),
@@ -403,6 +445,48 @@ export class TranslationRunner {
         .execute();
       if (current.run_wanted === 1) await this.requeue(tx, row.id);
     });
+  }
+
+  /**
+   * What a run needs to look at: undefined (every page) for a first run, a new target, or new
+   * settings; otherwise the pages and files the source changed since the revision the result was
+   * made from (found by walking only the parts of the two trees that differ), and the pages that
+   * failed last time.
+   */
+  private async scope(
+    row: TranslationsTable,
+    source: Snapshot,
+    target: { id: string; created: boolean },
+    salt: string,
+  ): Promise<Scope | undefined> {
+    if (target.created || !row.source_revision_id || row.settings_digest !== salt) return undefined;
+    const { db } = this.deps;
+    const previous = await this.snapshotAt(db, row.source_revision_id);
+    const diff = await this.needs.store.diff(db, previous, source);
+    const failed = await db
+      .selectFrom('translation_pages')
+      .select('page_id')
+      .where('translation_id', '=', row.id)
+      .where('failed', '=', 1)
+      .execute();
+    return { pages: new Set([...diff.pages, ...failed.map((r) => r.page_id)]), files: diff.files };
+  }
+
+  /** What the pages in `ids` (every page when undefined) were translated from. */
+  private async keptPages(
+    translationId: string,
+    ids: Set<string> | undefined,
+  ): Promise<Map<string, TranslationPagesTable>> {
+    const { db } = this.deps;
+    const query = db.selectFrom('translation_pages').selectAll().where('translation_id', '=', translationId);
+    if (!ids) return new Map((await query.execute()).map((r) => [r.page_id, r]));
+    const found = new Map<string, TranslationPagesTable>();
+    const list = [...ids];
+    for (let i = 0; i < list.length; i += 500) {
+      for (const r of await query.where('page_id', 'in', list.slice(i, i + 500)).execute())
+        found.set(r.page_id, r);
+    }
+    return found;
   }
 
   /**
@@ -494,10 +578,10 @@ export class TranslationRunner {
    * The space the translation writes: made on the first run (and again if it was deleted) next
    * to the source, in the target language, by the person who set the translation up.
    */
-  private async targetSpace(row: TranslationsTable): Promise<string> {
+  private async targetSpace(row: TranslationsTable): Promise<{ id: string; created: boolean }> {
     if (row.target_space_id) {
       const existing = await this.needs.spaces.find(row.target_space_id);
-      if (existing && !existing.deleted_at) return existing.id;
+      if (existing && !existing.deleted_at) return { id: existing.id, created: false };
     }
     const source = await this.needs.spaces.find(row.source_space_id);
     const [creator] = await this.needs.users.rows([row.created_by]);
@@ -514,7 +598,7 @@ export class TranslationRunner {
       .set({ target_space_id: created.row.id })
       .where('id', '=', row.id)
       .execute();
-    return created.row.id;
+    return { id: created.row.id, created: true };
   }
 }
 

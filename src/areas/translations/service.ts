@@ -73,6 +73,7 @@ export class TranslationsService {
       target_space_id: null,
       result_revision_id: null,
       source_revision_id: null,
+      settings_digest: null,
       runs: 0,
       total_words: 0,
       total_pages: 0,

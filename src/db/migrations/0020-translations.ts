@@ -4,7 +4,9 @@ import type { Kysely } from 'kysely';
  * Translations (src/areas/translations): a space kept translated into another language.
  *
  * `translations`: one per (source space, language). `instructions` is the JSON document the API
- * takes; `target_space_id` and `result_revision_id` are set by the first run. Stats are the
+ * takes; `target_space_id` and `result_revision_id` are set by the first run; `source_revision_id`
+ * and `settings_digest` (instructions, languages, service) say what the result was made from, so
+ * the next run looks only at what changed since. Stats are the
  * contract's (durations in seconds). `run_wanted` is set when a run is asked for while one is
  * going, so it runs again when done rather than twice at once.
  *
@@ -29,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('target_space_id', 'text')
     .addColumn('result_revision_id', 'text')
     .addColumn('source_revision_id', 'text')
+    .addColumn('settings_digest', 'text')
     .addColumn('runs', 'integer', (c) => c.notNull())
     .addColumn('total_words', 'integer', (c) => c.notNull())
     .addColumn('total_pages', 'integer', (c) => c.notNull())
