@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliServer, type IsolatedStore, isolatedStore, startCliServer } from '../helpers/cli.js';
 import { apiClient } from '../helpers/client.js';
+import { killedServerHolder } from '../helpers/dead-holder.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -34,12 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await git?.close();
 });
-
-/** A lease holder on this host whose process has exited (a server that was killed). */
-function killedServerHolder(): string {
-  const { pid } = spawnSync(process.execPath, ['-e', '']);
-  return `w0rker:K1lledServer:${pid}:${hostname()}`;
-}
 
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../helpers/client.js';
 import { insert, markdownOf, newChangeRequest, seed, write } from '../helpers/content.js';
+import { killedServerHolder } from '../helpers/dead-holder.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -284,6 +285,54 @@ describe('when the service fails', () => {
     const sent = service.segmentsSent();
     expect(sent).toHaveLength(70);
     expect(sent.filter((segment) => answered.has(segment))).toEqual([]);
+  });
+});
+
+describe('a server that died in the middle of a run', () => {
+  it('is taken back at once by the next one, which sends only what the dead one did not get back', async () => {
+    const runs = (await api().getTranslation(orgId, translationId)).data.stats.runs;
+    const cr = await newChangeRequest(admin.api, spaceId, 'Even more pages');
+    const more = Array.from({ length: 40 }, (_, i) => insert(`Chapter ${i}`, `Chapter ${i} in detail.`));
+    await write(admin.api, spaceId, cr, more);
+    await admin.api.spaces.mergeChangeRequest(spaceId, cr);
+    // The first try gets one request (50 segments) answered, then the service fails it.
+    service.failures.push(
+      { kind: 'ok' },
+      ...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503 })),
+    );
+    await runJobs();
+    const answered = new Set(service.requests[0]!.segments);
+    expect(answered.size).toBe(50);
+    // Its retry was then running on a server that was killed, as that server left it.
+    const { db } = server.database;
+    const job = await db
+      .selectFrom('jobs')
+      .select(['id', 'attempts'])
+      .where('kind', '=', 'translations.run')
+      .where('status', '=', 'queued')
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('jobs')
+      .set({
+        status: 'running',
+        attempts: job.attempts + 1,
+        locked_by: killedServerHolder(),
+        locked_until: new Date(Date.now() + 600_000).toISOString(),
+      })
+      .where('id', '=', job.id)
+      .execute();
+    await db.updateTable('translations').set({ status: 'running' }).where('id', '=', translationId).execute();
+    service.requests.length = 0;
+    service.failures.length = 0;
+    // The next server's worker takes it back at once (its holder is known to be gone).
+    const t = await runUntil(translationId, runs + 1);
+    const sent = service.segmentsSent();
+    expect(sent).toHaveLength(30);
+    expect(sent.filter((segment) => answered.has(segment))).toEqual([]);
+    const titles = (await admin.api.spaces.getCurrentRevision(t.result!.space)).data.pages.map(
+      (p) => p.title,
+    );
+    expect(titles).toContain('CHAPTER 39');
   });
 });
 
