@@ -91,7 +91,7 @@ export class MergeService {
         mergedRevision = revision.id;
         await this.services.spaces.moveHead(tx, { spaceId, revisionId: revision.id, by: actor.userId }, now);
         const snapshot = await this.services.store.snapshot(tx, merged.treeHash!);
-        await this.services.links.reindex(tx, spaceId, snapshot, merged.changedPages);
+        await this.services.links.reindex(tx, spaceId, snapshot.content, merged.changedPages);
       }
       await tx
         .updateTable('change_requests')

@@ -1,6 +1,7 @@
 import { classifyHref } from '../../content/link-targets.js';
 import { extractLinks } from '../../content/markdown/index.js';
-import type { ContentStore, Snapshot } from '../../content/store.js';
+import type { ContentStore } from '../../content/store.js';
+import type { RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { PageLinksTable } from '../../db/tables.js';
 import { PageIndex } from './page-index.js';
@@ -14,7 +15,8 @@ import { linkTarget, pageLinks } from './page-links.js';
 export class LinkIndex {
   constructor(private readonly services: { store: Pick<ContentStore, 'readBodies'> }) {}
 
-  async reindex(tx: Tx, spaceId: string, snapshot: Snapshot, pageIds: Iterable<string>): Promise<void> {
+  /** `content`: the space's new main content (a snapshot's, or what its writer just built). */
+  async reindex(tx: Tx, spaceId: string, content: RevisionContent, pageIds: Iterable<string>): Promise<void> {
     const ids = [...pageIds];
     if (ids.length === 0) return;
     for (let i = 0; i < ids.length; i += 500) {
@@ -24,7 +26,6 @@ export class LinkIndex {
         .where('page_id', 'in', ids.slice(i, i + 500))
         .execute();
     }
-    const { content } = snapshot;
     const pages = ids.map((id) => content.pages.get(id)).filter((p) => p?.type === 'document' && p.body);
     const bodies = await this.services.store.readBodies(
       tx,

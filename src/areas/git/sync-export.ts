@@ -430,7 +430,7 @@ async function applyMerged(
     await services.links.reindex(
       tx,
       job.spaceId,
-      await services.store.snapshot(tx, target.tree_hash),
+      (await services.store.snapshot(tx, target.tree_hash)).content,
       changedPages,
     );
     return { revisionId: exported.id, warnings: [] };

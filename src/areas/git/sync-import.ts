@@ -392,7 +392,7 @@ export async function runImport(
           now,
         );
         const snapshot = await services.store.snapshot(tx, treeHash);
-        await services.links.reindex(tx, job.spaceId, snapshot, changedPages);
+        await services.links.reindex(tx, job.spaceId, snapshot.content, changedPages);
       }
     }
     if (!job.standalone) {

@@ -400,12 +400,7 @@ export class TranslationRunner {
         revisionId = revision.id;
         await this.needs.spaces.moveHead(tx, { spaceId: targetSpaceId, revisionId, by: null }, now);
         // Backlinks and broken-link reports of the translated pages, as after a merge.
-        await this.needs.links.reindex(
-          tx,
-          targetSpaceId,
-          await this.needs.store.snapshot(tx, treeHash),
-          changedPages,
-        );
+        await this.needs.links.reindex(tx, targetSpaceId, content, changedPages);
       }
       await this.recordPages(tx, row.id, recorded, todo, new Set(counts.failed));
       const seconds = Math.round((performance.now() - started) / 1000);
