@@ -4,6 +4,7 @@ import { insert, markdownOf, newChangeRequest, seed, write } from '../helpers/co
 import { killedServerHolder } from '../helpers/dead-holder.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { startGitServer } from '../helpers/git-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { publishedSite, visit } from '../helpers/sites.js';
 import { startTranslationServer, type TranslationServer } from '../helpers/translation-server.js';
@@ -50,6 +51,8 @@ beforeAll(async () => {
       QUIRE_TRANSLATION_MODEL: 'test-model',
       QUIRE_TRANSLATION_TIMEOUT_MS: '500',
       QUIRE_TRANSLATION_DEBOUNCE_MS: '0',
+      // The git server of the reusable-content test (translation services need no allowance).
+      QUIRE_OUTBOUND_ALLOW: '127.0.0.1',
     },
   });
   admin = await createUser(server, { name: 'Tia Translator' });
@@ -288,6 +291,61 @@ describe('when the service fails', () => {
   });
 });
 
+describe('reusable contents', () => {
+  it('are translated with the pages that include them, and kept while unchanged', async () => {
+    const git = await startGitServer();
+    try {
+      git.createRepo('docs');
+      git.commit(
+        'docs',
+        'main',
+        {
+          'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n',
+          'README.md': '# Welcome\n\nRead this first.\n\n{% include "./.gitbook/includes/warning.md" %}\n',
+          '.gitbook/includes/warning.md': '---\ntitle: Warning\n---\n\nNever share your **API key**.\n',
+        },
+        'Docs',
+      );
+      const imported = (await admin.api.orgs.createSpace(orgId, { title: 'Imported' })).data.id;
+      await admin.api.spaces.importGitRepository(imported, {
+        url: git.repoUrl('docs'),
+        ref: 'refs/heads/main',
+      });
+      await vi.waitFor(
+        async () => {
+          await runJobs();
+          expect((await admin.api.spaces.getCurrentRevision(imported)).data.pages).toHaveLength(1);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      const { data } = await api().createTranslation(orgId, {
+        source: { space: imported, language: 'en' },
+        language: 'de',
+      } as never);
+      await api().runTranslation(orgId, data.id);
+      const t = await runUntil(data.id, 1);
+      expect(service.segmentsSent()).toContain('Never share your <x id="1">API key</x>.');
+      const { store, spaces } = server.app.quire.services;
+      const { db } = server.database;
+      const head = (await spaces.find(t.result!.space))!.revision_id;
+      const tree = (
+        await db.selectFrom('revisions').select('tree_hash').where('id', '=', head).executeTakeFirstOrThrow()
+      ).tree_hash;
+      const reusable = [...(await store.snapshot(db, tree)).content.reusableContents.values()];
+      expect(reusable.map((r) => r.title)).toEqual(['Warning']);
+      const body = (await store.readBodies(db, [reusable[0]!.body!])).get(reusable[0]!.body!);
+      expect(body).toContain('NEVER SHARE YOUR **API KEY**.');
+      // A run with nothing changed sends nothing and keeps it.
+      service.requests.length = 0;
+      await api().runTranslation(orgId, data.id);
+      await runUntil(data.id, 2);
+      expect(service.segmentsSent()).toEqual([]);
+    } finally {
+      await git.close();
+    }
+  });
+});
+
 describe('a server that died in the middle of a run', () => {
   it('is taken back at once by the next one, which sends only what the dead one did not get back', async () => {
     const runs = (await api().getTranslation(orgId, translationId)).data.stats.runs;
@@ -369,6 +427,7 @@ describe('bad input', () => {
 
   it('names the field and the rule', async () => {
     const foreign = (await outsider.api.orgs.createSpace(otherOrg, { title: 'Theirs' })).data.id;
+    const before = (await api().listTranslations(orgId)).data.items.length;
     const cases: Array<[unknown, string]> = [
       [{ source: { space: spaceId, language: 'en' } }, 'language'],
       [{ source: { space: spaceId, language: 'en' }, language: 'xx' }, 'language'],
@@ -402,7 +461,7 @@ describe('bad input', () => {
     expect(put.status).toBe(400);
     expect(message(put)).toContain('instructions');
     // Nothing was made by any of them.
-    expect((await api().listTranslations(orgId)).data.items).toHaveLength(1);
+    expect((await api().listTranslations(orgId)).data.items).toHaveLength(before);
   });
 });
 

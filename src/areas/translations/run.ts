@@ -4,7 +4,7 @@ import type { JsonDocument } from '../../content/document-schema.js';
 import { documentToMarkdown, markdownToDocument } from '../../content/markdown/index.js';
 import { insertRevision, revisionTreeHash } from '../../content/revisions.js';
 import type { ContentStore, Snapshot } from '../../content/store.js';
-import type { PageNode, RevisionContent } from '../../content/tree.js';
+import type { PageNode, ReusableContentNode, RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { TranslationPagesTable, TranslationsTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
@@ -46,6 +46,24 @@ export interface RunCounts {
   serviceMs: number;
   /** The whole run, from its start to its revision. */
   totalMs: number;
+}
+
+/** Reusable contents go through a run as pages with this prefix to their id. */
+const REUSABLE = 'reusable:';
+
+/** A reusable content as a page to translate: its body only (its title is a name for writers). */
+function asPage(key: string, node: ReusableContentNode): PageNode {
+  return {
+    id: key,
+    type: 'document',
+    parent: null,
+    order: 0,
+    title: '',
+    slug: '',
+    body: node.body,
+    createdAt: '',
+    updatedAt: '',
+  };
 }
 
 /** The pages and files a run looks at (see TranslationRunner.scope). */
@@ -125,7 +143,8 @@ export class TranslationRunner {
       const instructions = instructionsText(row.instructions);
       const salt = digest([row.org_id, row.source_language, row.language, provider.name, instructions]);
       const scope = await this.scope(row, source, target, salt);
-      const kept = await this.keptPages(row.id, scope?.pages);
+      const reusableKeys = [...source.content.reusableContents.keys()].map((id) => REUSABLE + id);
+      const kept = await this.keptPages(row.id, scope && new Set([...scope.pages, ...reusableKeys]));
       const digests = new Map<string, string>();
       const todo: PageNode[] = [];
       const candidates = scope
@@ -148,6 +167,20 @@ export class TranslationRunner {
           !base.content.pages.has(page.id)
         )
           todo.push(page);
+      }
+      // Reusable contents (GitBook's includes) are translated as pages are; a space has few.
+      for (const node of source.content.reusableContents.values()) {
+        const key = REUSABLE + node.id;
+        const nodeDigest = digest([salt, 'reusable', node.body ?? '']);
+        digests.set(key, nodeDigest);
+        const before = kept.get(key);
+        if (
+          !before ||
+          before.source_digest !== nodeDigest ||
+          before.failed === 1 ||
+          !base.content.reusableContents.has(node.id)
+        )
+          todo.push(asPage(key, node));
       }
       // Only the pages to translate are read and parsed: the rest of the space costs a digest each.
       const sourceBodies = await this.needs.store.readBodies(
@@ -307,7 +340,7 @@ export class TranslationRunner {
           markdown = documentToMarkdown(document);
         }
         built.set(page.id, { node, markdown });
-        counts.pages++;
+        if (!page.id.startsWith(REUSABLE)) counts.pages++;
       } catch (error) {
         this.deps.log.warn({ err: error, page: page.id }, 'a translated page could not be rebuilt');
         counts.failed.push(page.id);
@@ -357,10 +390,19 @@ export class TranslationRunner {
       } else {
         for (const page of source.content.pages.values()) pages.set(page.id, nodeFor(page));
       }
+      // Reusable contents: translated now, else as translated before, else as in the source.
+      const reusableContents = new Map<string, ReusableContentNode>();
+      for (const node of source.content.reusableContents.values()) {
+        const fresh = built.get(REUSABLE + node.id)?.node;
+        const previous = base.content.reusableContents.get(node.id);
+        const { git: _git, fileHead: _head, ...rest } = node;
+        const body = fresh ? (fresh.body ?? null) : previous ? previous.body : node.body;
+        reusableContents.set(node.id, { ...rest, body });
+      }
       const content: RevisionContent = {
         pages,
         files: source.content.files,
-        reusableContents: source.content.reusableContents,
+        reusableContents,
         variables: source.content.variables,
       };
       const changedPages = new Set<string>();
