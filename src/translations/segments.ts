@@ -1,5 +1,11 @@
 import type { JsonDocument } from '../content/document-schema.js';
-import type { AnyBlock, Inline, InlineNode } from '../content/markdown/document-types.js';
+import {
+  type AnyBlock,
+  codeBlock,
+  type Inline,
+  type InlineNode,
+} from '../content/markdown/document-types.js';
+import { documentToMarkdown, markdownToDocument, RAW_SYNTAX } from '../content/markdown/index.js';
 import { decodeInlines, encodeInlines, escapeText, parseTagged, placeholderProblem } from './placeholders.js';
 
 /**
@@ -34,6 +40,16 @@ interface Unit extends Segment {
   /** Longest text the schema allows there. */
   limit?: number;
   apply(translated: string): void;
+  /**
+   * For a segment inside raw markdown (a construct the schema cannot nest there, kept as its
+   * source text): what writes that text again once its segments are translated, innermost first.
+   */
+  rewrite?: Rewrite[];
+}
+
+interface Rewrite {
+  depth: number;
+  run(): void;
 }
 
 /**
@@ -78,9 +94,14 @@ export function applyTranslations(document: JsonDocument, translated: readonly s
     const problem = placeholderProblem(unit.text, text) ?? lengthProblem(unit, text);
     if (problem) throw new SegmentMismatch(unit.path, problem);
   });
+  const rewrites = new Set<Rewrite>();
   units.forEach((unit, i) => {
-    if (translated[i] !== unit.text) unit.apply(translated[i]!);
+    if (translated[i] === unit.text) return;
+    unit.apply(translated[i]!);
+    for (const rewrite of unit.rewrite ?? []) rewrites.add(rewrite);
   });
+  // Raw markdown inside raw markdown is written before the text that holds it.
+  for (const rewrite of [...rewrites].sort((a, b) => b.depth - a.depth)) rewrite.run();
   return copy;
 }
 
@@ -95,23 +116,69 @@ function collect(document: JsonDocument): Unit[] {
   return units;
 }
 
-function walkBlocks(blocks: readonly AnyBlock[], path: string, units: Unit[]): void {
-  for (const [i, block] of blocks.entries()) walkBlock(block, `${path}.${i}`, units);
+function walkBlocks(blocks: readonly AnyBlock[], path: string, units: Unit[], depth = 0): void {
+  for (const [i, block] of blocks.entries()) walkBlock(block, `${path}.${i}`, units, depth);
 }
 
 /**
  * Generic on purpose: any block that holds inline nodes is a segment and any other is walked
  * into (nodes and fragments), so block kinds added to the schema later are translated too.
  */
-function walkBlock(block: AnyBlock, path: string, units: Unit[]): void {
+function walkBlock(block: AnyBlock, path: string, units: Unit[], depth = 0): void {
+  if (block.type === 'code' && (block.data as { syntax?: string }).syntax === RAW_SYNTAX) {
+    rawSegments(block as unknown as RawBlock, path, units, depth);
+    return;
+  }
   if (SKIPPED.has(block.type)) return;
   attributes(block, path, units);
   const nodes: readonly unknown[] = 'nodes' in block && Array.isArray(block.nodes) ? block.nodes : [];
   if (nodes.some(isInlineNode)) inlineSegment(block as unknown as { nodes: InlineNode[] }, path, units);
-  else walkBlocks(nodes as AnyBlock[], `${path}.nodes`, units);
+  else walkBlocks(nodes as AnyBlock[], `${path}.nodes`, units, depth);
   if ('fragments' in block && Array.isArray(block.fragments))
     for (const [j, fragment] of block.fragments.entries())
-      walkBlocks(fragment.nodes as AnyBlock[], `${path}.fragments.${j}.nodes`, units);
+      walkBlocks(fragment.nodes as AnyBlock[], `${path}.fragments.${j}.nodes`, units, depth);
+}
+
+interface RawBlock {
+  data: { syntax?: string };
+  nodes: Array<{ nodes?: Array<{ leaves?: Array<{ text: string }> }> }>;
+}
+
+/**
+ * Raw markdown: what the schema cannot hold where it stands (tabs in a hint, columns in a list)
+ * is kept as its source text. That text is read as a document of its own in the profile that
+ * nests anything, its segments join the page's, and it is written back as markdown once they
+ * are translated. Only text that this reading gives back exactly is taken: what it would change
+ * (legacy API blocks, integration embeds) stays as written.
+ */
+function rawSegments(block: RawBlock, path: string, units: Unit[], depth: number): void {
+  const source = block.nodes
+    .map((line) =>
+      (line.nodes ?? [])
+        .flatMap((t) => t.leaves ?? [])
+        .map((l) => l.text)
+        .join(''),
+    )
+    .join('\n');
+  const trimmed = (text: string) => text.replace(/\n+$/, '');
+  let inner: JsonDocument;
+  try {
+    inner = markdownToDocument(source, { profile: 'render' });
+    if (trimmed(documentToMarkdown(inner)) !== trimmed(source)) return;
+  } catch {
+    // A reading the writer cannot write back: kept as written, like any other it would change.
+    return;
+  }
+  const found: Unit[] = [];
+  for (const [i, child] of inner.nodes.entries())
+    walkBlock(child as AnyBlock, `${path}.raw.${i}`, found, depth + 1);
+  const rewrite: Rewrite = {
+    depth,
+    run: () => {
+      block.nodes = codeBlock(trimmed(documentToMarkdown(inner)), RAW_SYNTAX).nodes as RawBlock['nodes'];
+    },
+  };
+  for (const unit of found) units.push({ ...unit, rewrite: [...(unit.rewrite ?? []), rewrite] });
 }
 
 function isInlineNode(node: unknown): boolean {

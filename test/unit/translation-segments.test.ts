@@ -610,3 +610,59 @@ describe('the GitBook corpus', () => {
     expect(translateAll(wrapped, (s) => s.replace(/[⟦⟧]/g, ''))).toEqual(document);
   });
 });
+
+describe('raw markdown (what the schema cannot nest where it stands)', () => {
+  const HINT_WITH_TABS = [
+    '{% hint style="info" %}',
+    'Pick your platform:',
+    '',
+    '{% tabs %}',
+    '{% tab title="macOS" %}',
+    'Run the **installer** from `Downloads`.',
+    '{% endtab %}',
+    '',
+    '{% tab title="Linux" %}',
+    '```bash',
+    'sudo apt install acme',
+    '```',
+    '{% endtab %}',
+    '{% endtabs %}',
+    '{% endhint %}',
+  ].join('\n');
+  const upper = (segment: string) =>
+    segment.replace(/(^|>)([^<]*)/g, (_, a: string, b: string) => a + b.toUpperCase());
+
+  it('is read where it can stand, translated, and written back with its tags and code as they were', () => {
+    const doc = markdownToDocument(HINT_WITH_TABS, { profile: 'v0202' });
+    expect(JSON.stringify(doc)).toContain('markdown-raw');
+    const segments = segmentsOf(doc).map((s) => s.text);
+    expect(segments).toEqual([
+      'Pick your platform:',
+      'macOS',
+      'Run the <x id="1">installer</x> from <x id="2"/>.',
+      'Linux',
+    ]);
+    const markdown = documentToMarkdown(applyTranslations(doc, segments.map(upper)));
+    expect(markdown).toContain('PICK YOUR PLATFORM:');
+    expect(markdown).toContain('{% tab title="MACOS" %}\nRUN THE **INSTALLER** FROM `Downloads`.');
+    expect(markdown).toContain('```bash\nsudo apt install acme\n```');
+    expect(markdown.match(/\{% (end)?(hint|tabs|tab)\b/g)).toEqual(
+      HINT_WITH_TABS.match(/\{% (end)?(hint|tabs|tab)\b/g),
+    );
+  });
+
+  it('stays as written when reading it would change it (a legacy API block)', () => {
+    const legacy = [
+      '- Before',
+      '',
+      '  {% api-method method="post" host="https://api.example.com" path="/v1/charges" %}',
+      '  {% api-method-summary %}',
+      '  Create a charge',
+      '  {% endapi-method-summary %}',
+      '  {% endapi-method %}',
+    ].join('\n');
+    const doc = markdownToDocument(legacy, { profile: 'v0202' });
+    const texts = segmentsOf(doc).map((s) => s.text);
+    expect(texts.join('\n')).not.toContain('Create a charge');
+  });
+});
