@@ -11,6 +11,7 @@ import { commentRoutes } from './areas/comments/routes.js';
 import { fileRoutes } from './areas/content/file-routes.js';
 import { linkRoutes } from './areas/content/links-routes.js';
 import { contentRoutes, templateRoutes } from './areas/content/routes.js';
+import { conversationRoutes } from './areas/conversations/routes.js';
 import { gitRoutes } from './areas/git/routes.js';
 import { importRoutes } from './areas/imports/routes.js';
 import { integrationEndpointRoutes } from './areas/integrations/endpoint-routes.js';
@@ -172,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   publicOpenApiRoutes(app);
   integrationRoutes(app);
   translationRoutes(app);
+  conversationRoutes(app);
   installationRoutes(app);
   integrationEventRoutes(app);
   integrationAssetRoutes(app);

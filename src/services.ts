@@ -10,6 +10,8 @@ import { LinkIndex } from './areas/content/link-index.js';
 import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
+import { ClustersService } from './areas/conversations/clusters.js';
+import { ConversationsService } from './areas/conversations/service.js';
 import { GitService } from './areas/git/service.js';
 import { ImportsService } from './areas/imports/service.js';
 import { IntegrationDelivery } from './areas/integrations/delivery.js';
@@ -102,6 +104,8 @@ export interface Services {
   openapi: OpenApiService;
   translations: TranslationsService;
   translationRuns: TranslationRunner;
+  conversations: ConversationsService;
+  conversationClusters: ClustersService;
   /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
   secretBox: SecretBox;
   integrations: IntegrationsService;
@@ -211,7 +215,13 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   });
 
   // Change requests and the content they write, read and comment on.
-  s.changeRequests = new ChangeRequestsService(deps, { authz: s.authz, spaces: s.spaces, users: s.users });
+  s.changeRequests = new ChangeRequestsService(deps, {
+    authz: s.authz,
+    spaces: s.spaces,
+    users: s.users,
+    // Clusters are made further down; a change request is created long after both exist.
+    clusterExists: (orgId, clusterId) => s.conversationClusters.exists(orgId, clusterId),
+  });
   s.reviews = new ReviewsService(deps, {
     changeRequests: s.changeRequests,
     members: s.members,
@@ -362,6 +372,12 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     provider: deps.config.translation && createProvider(deps.config.translation),
   });
   s.spaces.onHeadMoved(s.translations.headMoved);
+  s.conversations = new ConversationsService(deps, {
+    authz: s.authz,
+    jobs: s.jobs,
+    installationOf: (actor) => s.integrationIdentities.installationOf(actor),
+  });
+  s.conversationClusters = new ClustersService(deps, { authz: s.authz });
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
   s.siteViews = new SiteViews(deps, {
     installationIdsInOrgs: (db, orgIds) => s.integrations.installationIdsInOrgs(orgIds, db),

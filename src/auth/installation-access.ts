@@ -21,6 +21,8 @@ export const INSTALLATION_OPERATIONS: Record<string, readonly string[]> = {
   'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:read'],
   'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema': ['site:adaptive:write'],
   'GET /v1/urls/content': ['space:content:read'],
+  // 0.146 only (GitBook dropped conversations from 0.202).
+  'POST /v1/orgs/{organizationId}/conversations': ['conversations:ingest'],
   // Its own installation only (the integrations area checks that it is the one).
   'GET /v1/integrations/{integrationName}/installations/{installationId}': [],
   'PATCH /v1/integrations/{integrationName}/installations/{installationId}': [],

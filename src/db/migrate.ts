@@ -20,6 +20,7 @@ import * as integrations from './migrations/0017-integrations.js';
 import * as installationTokens from './migrations/0018-installation-tokens.js';
 import * as integrationSpacesEvents from './migrations/0019-integration-spaces-events.js';
 import * as translations from './migrations/0020-translations.js';
+import * as conversations from './migrations/0021-conversations.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-installation-tokens': installationTokens,
   '0019-integration-spaces-events': integrationSpacesEvents,
   '0020-translations': translations,
+  '0021-conversations': conversations,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -213,6 +213,8 @@ export interface ChangeRequestsTable {
   revision_merged_ancestor: string;
   revision_merged: string | null;
   comments: number;
+  /** The conversations cluster it was opened for (`conversationsIssuesCluster`, migration 0021). */
+  conversations_cluster_id: string | null;
 }
 
 export interface ChangeRequestReviewersTable {
@@ -772,6 +774,58 @@ export interface TranslationMemoryTable {
   created_at: string;
 }
 
+/** A support conversation sent to the organization (migration 0021). */
+export interface ConversationsTable {
+  id: string;
+  org_id: string;
+  /** `integration:<integration>:<installation>`, `integration:api:<user>` or `email`. */
+  source: string;
+  /** Its id in its source. */
+  external_id: string;
+  subject: string | null;
+  /** JSON of the `metadata` it was sent with ({} when none). */
+  metadata: string;
+  /** JSON of its parts (messages). */
+  parts: string;
+  created_at: string;
+  ingested_at: string;
+  /** When the analysis read it; null until then. */
+  processed_at: string | null;
+}
+
+/** A documentation issue found in a conversation (migration 0021). */
+export interface ConversationIssuesTable {
+  id: string;
+  org_id: string;
+  conversation_id: string;
+  title: string;
+  summary: string;
+  cluster_id: string | null;
+  created_at: string;
+  ingested_at: string;
+}
+
+/** A cluster of related issues (migration 0021). */
+export interface ConversationClustersTable {
+  id: string;
+  org_id: string;
+  label: string;
+  summary: string;
+  icon: string;
+  /** JSON: 13 weekly counts, oldest first. */
+  weekly_pulse: string;
+  /** JSON: issues per conversation source. */
+  sources: string;
+  issues: number;
+  conversations: number;
+  /** JSON: the organization's pages that match it best, `[{spaceId, pageId, title, score}]`. */
+  pages: string;
+  /** 1 when no page matches it well: a documentation gap. */
+  gap: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -824,4 +878,7 @@ export interface Tables {
   translations: TranslationsTable;
   translation_pages: TranslationPagesTable;
   translation_memory: TranslationMemoryTable;
+  conversations: ConversationsTable;
+  conversation_issues: ConversationIssuesTable;
+  conversation_clusters: ConversationClustersTable;
 }

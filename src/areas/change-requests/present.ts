@@ -40,6 +40,7 @@ export function presentChangeRequest(view: ChangeRequestView, urls: Urls): Chang
   if (view.mergedBy) cr.mergedBy = presentUser(view.mergedBy, urls);
   if (row.merged_at) cr.mergedAt = row.merged_at;
   if (row.revision_merged) cr.revisionMerged = row.revision_merged;
+  if (row.conversations_cluster_id) cr.conversationsIssuesCluster = row.conversations_cluster_id;
   return cr;
 }
 

@@ -26,6 +26,7 @@ export const ChangeRequest = Type.Object({
   revisionMerged: Type.Optional(Type.String()),
   comments: Type.Number(),
   outdated: Type.Boolean(),
+  conversationsIssuesCluster: Type.Optional(Type.String()),
   urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
 });
 export type ChangeRequest = Static<typeof ChangeRequest>;
@@ -47,7 +48,13 @@ export const ReviewParams = Type.Object({
 
 export const Subject = Type.String({ maxLength: 100 });
 
-export const CreateChangeRequestBody = Type.Object({ subject: Type.Optional(Subject) });
+const ClusterId = Type.String({ minLength: 1, maxLength: 128 });
+
+export const CreateChangeRequestBody = Type.Object({
+  subject: Type.Optional(Subject),
+  /** The conversations cluster the change request answers (0.146's field, taken on create). */
+  conversationsIssuesCluster: Type.Optional(ClusterId),
+});
 export type CreateChangeRequestBody = Static<typeof CreateChangeRequestBody>;
 
 export const UpdateChangeRequestBody = Type.Object({
@@ -61,6 +68,7 @@ const ListFilters = {
   creator: Type.Optional(Type.String({ maxLength: 128 })),
   contributor: Type.Optional(Type.String({ maxLength: 128 })),
   requestedReviewer: Type.Optional(Type.String({ maxLength: 128 })),
+  conversationsIssuesCluster: Type.Optional(ClusterId),
   orderBy: Type.Optional(Type.Enum(['updatedAt', 'createdAt'])),
 };
 

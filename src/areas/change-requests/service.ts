@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { type Page, paginate, type SortKey } from '../../db/keyset.js';
 import type { ChangeRequestStatus, ChangeRequestsTable, UsersTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { UsersService } from '../users/service.js';
@@ -27,6 +27,8 @@ export interface ChangeRequestsNeeds {
   authz: Pick<Authorizer, 'space' | 'scope'>;
   spaces: Pick<SpacesService, 'visibleIdsIn' | 'revisionIds' | 'countChangeRequests'>;
   users: Pick<UsersService, 'byIds'>;
+  /** Whether a conversations cluster of the organization has this id. */
+  clusterExists(orgId: string, clusterId: string): Promise<boolean>;
 }
 
 export class ChangeRequestsService {
@@ -91,6 +93,13 @@ export class ChangeRequestsService {
 
   async create(actor: Actor, spaceId: string, input: CreateChangeRequestBody): Promise<ChangeRequestView> {
     const { space } = await this.services.authz.space(actor, spaceId, 'propose');
+    const cluster = input.conversationsIssuesCluster;
+    if (cluster !== undefined && !(await this.services.clusterExists(space.org_id, cluster))) {
+      throw invalidField(
+        'body.conversationsIssuesCluster',
+        `"${cluster}" is not a conversations cluster of this organization`,
+      );
+    }
     const id = newId();
     await this.deps.db.transaction().execute(async (tx) => {
       const now = this.deps.clock.now().toISOString();
@@ -118,6 +127,7 @@ export class ChangeRequestsService {
           revision_merged_ancestor: space.revision_id,
           revision_merged: null,
           comments: 0,
+          conversations_cluster_id: cluster ?? null,
         })
         .execute();
       await this.countStatusChange(tx, spaceId, null, 'draft');
@@ -219,10 +229,13 @@ export class ChangeRequestsService {
       creator?: string | undefined;
       contributor?: string | undefined;
       requestedReviewer?: string | undefined;
+      conversationsIssuesCluster?: string | undefined;
     },
   ) {
     let query = q.where('cr.status', 'in', statuses);
     if (filters.creator) query = query.where('cr.created_by', '=', filters.creator);
+    if (filters.conversationsIssuesCluster)
+      query = query.where('cr.conversations_cluster_id', '=', filters.conversationsIssuesCluster);
     const { contributor, requestedReviewer } = filters;
     if (contributor) {
       query = query.where((eb) =>

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TokenService } from '../../auth/token-service.js';
 import type { Tx } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
@@ -80,6 +81,21 @@ export class InstallationIdentities {
       });
       return this.mint(userId, integration.name, []);
     });
+  }
+
+  /** The installation whose own user `actor` is (an installation token), by its reserved address. */
+  async installationOf(actor: {
+    email: string;
+    scopes?: readonly string[];
+  }): Promise<{ integration: string; installation: string } | undefined> {
+    const match = actor.scopes && /^installation-(.+)@/.exec(actor.email);
+    if (!match) return undefined;
+    const row = await this.deps.db
+      .selectFrom('integration_installations')
+      .select(['id', 'integration_name'])
+      .where(sql`lower(id)`, '=', match[1]!)
+      .executeTakeFirst();
+    return row && { integration: row.integration_name, installation: row.id };
   }
 
   /**
