@@ -10,6 +10,7 @@ import { LinkIndex } from './areas/content/link-index.js';
 import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
 import { TemplatesService } from './areas/content/templates.js';
+import { ConversationAnalysis } from './areas/conversations/analysis.js';
 import { ClustersService } from './areas/conversations/clusters.js';
 import { ConversationsService } from './areas/conversations/service.js';
 import { GitService } from './areas/git/service.js';
@@ -106,6 +107,7 @@ export interface Services {
   translationRuns: TranslationRunner;
   conversations: ConversationsService;
   conversationClusters: ClustersService;
+  conversationAnalysis: ConversationAnalysis;
   /** Seals secrets kept in the database (QUIRE_SECRETS_KEY, or the data directory's key). */
   secretBox: SecretBox;
   integrations: IntegrationsService;
@@ -378,6 +380,48 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     installationOf: (actor) => s.integrationIdentities.installationOf(actor),
   });
   s.conversationClusters = new ClustersService(deps, { authz: s.authz });
+  s.conversationAnalysis = new ConversationAnalysis(deps, {
+    jobs: s.jobs,
+    // Every space of the organization, as its admins search it: the analysis shows no page to
+    // anyone, it only tells whether one answers the cluster.
+    matchingPages: async (orgId, terms) => {
+      // The terms are the analysis's stems ("expir"): each is searched on its own, where a
+      // query's last word also matches as a prefix, and a page must match all but one of them.
+      const languages = await s.spaces.languagesIn(orgId);
+      const found = new Map<
+        string,
+        { spaceId: string; pageId: string; title: string; score: number; terms: number }
+      >();
+      for (const term of terms) {
+        const { hits } = await s.searchEngine.search({
+          query: term,
+          scope: { org: { orgId, visibility: EVERY_SPACE }, includeHidden: false },
+          languages,
+          scopeKey: `conversations:${orgId}`,
+          limit: 20,
+        });
+        for (const hit of hits) {
+          const key = `${hit.spaceId}/${hit.pageId}`;
+          const page = found.get(key) ?? {
+            spaceId: hit.spaceId,
+            pageId: hit.pageId,
+            title: hit.title,
+            score: 0,
+            terms: 0,
+          };
+          page.score += hit.score;
+          page.terms++;
+          found.set(key, page);
+        }
+      }
+      const needed = Math.max(1, terms.length - 1);
+      return [...found.values()]
+        .filter((page) => page.terms >= needed)
+        .sort((a, b) => b.terms - a.terms || b.score - a.score)
+        .slice(0, 3)
+        .map(({ terms: _terms, ...page }) => page);
+    },
+  });
   s.spaces.onVisibilityChanged(s.integrationDelivery.visibilityChanged);
   s.siteViews = new SiteViews(deps, {
     installationIdsInOrgs: (db, orgIds) => s.integrations.installationIdsInOrgs(orgIds, db),
@@ -400,6 +444,18 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   return s;
 }
 
+/** What an organization admin sees: every space. */
+const EVERY_SPACE = {
+  all: true,
+  spaces: [],
+  inherit: [],
+  explicit: [],
+  none: [],
+  rootInherit: false,
+  rootExplicit: false,
+  rootNone: false,
+};
+
 /** Every kind of background job, and the recurring ones. */
 function registerJobs(services: Services): void {
   services.jobs.register('trash.purge', async () => {
@@ -415,6 +471,7 @@ function registerJobs(services: Services): void {
   services.imports.registerJobs();
   services.openapi.registerJobs();
   services.translationRuns.registerJobs();
+  services.conversationAnalysis.registerJobs();
   services.integrationDelivery.registerJobs();
   services.jobs.register('integrations.events.purge', async () => {
     await services.integrationEvents.purge();

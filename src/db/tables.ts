@@ -800,6 +800,8 @@ export interface ConversationIssuesTable {
   conversation_id: string;
   title: string;
   summary: string;
+  /** The language the analysis read it in (a code of the search analyzer, or `und`). */
+  language: string;
   cluster_id: string | null;
   created_at: string;
   ingested_at: string;
@@ -824,6 +826,14 @@ export interface ConversationClustersTable {
   gap: number;
   created_at: string;
   updated_at: string;
+}
+
+/** An organization's last batch clustering (migration 0021). */
+export interface ConversationAnalysesTable {
+  org_id: string;
+  /** JSON of the engine's model (src/conversations: vocabulary and centroids). */
+  model: string;
+  clustered_at: string;
 }
 
 export interface Tables {
@@ -881,4 +891,5 @@ export interface Tables {
   conversations: ConversationsTable;
   conversation_issues: ConversationIssuesTable;
   conversation_clusters: ConversationClustersTable;
+  conversation_analyses: ConversationAnalysesTable;
 }

@@ -1,6 +1,7 @@
 import type { GitBookAPI as GitBookAPI146 } from 'gitbook-api-0146';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient146, rawRequest } from '../helpers/client.js';
+import { insert, seed } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -126,5 +127,108 @@ describe('ingesting conversations', () => {
       expect(JSON.stringify(res.body), JSON.stringify(body).slice(0, 80)).toContain(field);
     }
     expect((await api.orgs.listConversations(orgId)).data.items).toHaveLength(3);
+  });
+});
+
+describe('the analysis', () => {
+  const password = [
+    'The password reset link I got by email says it has expired.',
+    'My password reset link is expired when I click it.',
+    'Reset password email link expired, how do I get a new reset link?',
+    'Password reset link expired again after one hour.',
+  ];
+  const pdf = [
+    'How can I export a whole space to PDF for our auditors?',
+    'Is there a way to export the space as a PDF file?',
+    'Export to PDF is missing, I need a PDF export of the space.',
+  ];
+
+  it('extracts issues, clusters them, and marks what no page answers as a gap', async () => {
+    const docs = (await admin.api.orgs.createSpace(orgId, { title: 'Help' })).data.id;
+    await seed(admin.api, docs, [
+      insert(
+        'Reset your password',
+        'If your password reset link expired, ask for a new reset link from the sign-in page. Links expire after one hour.',
+      ),
+    ]);
+    await api.orgs.ingestConversation(orgId, [
+      ...password.map((body, i) => ({ id: `pw-${i}`, parts: [message('user', body)] })),
+      ...pdf.map((body, i) => ({ id: `pdf-${i}`, parts: [message('user', body)] })),
+      { id: 'bot-only', parts: [message('assistant', 'Is there anything else?')] },
+    ]);
+    await runJobs();
+
+    const conversations = (await api.orgs.listConversations(orgId, { limit: 100 })).data.items;
+    expect(conversations.every((c) => c.processedAt)).toBe(true);
+    const { data: issues } = await api.orgs.listConversationsIssues(orgId, { limit: 100 });
+    // One issue per conversation with a user message: not the two assistant-only ones.
+    expect(issues.items).toHaveLength(conversations.length - 2);
+
+    const { data: clusters } = await api.orgs.listConversationsIssuesClusters(orgId, { limit: 100 });
+    const clusterOf = (text: string) => {
+      const issue = issues.items.find((i) => i.issue.summary.includes(text))!.issue;
+      return clusters.items.find((c) => c.id === issue.cluster)!;
+    };
+    const pw = clusterOf(password[0]!);
+    const export_ = clusterOf(pdf[0]!);
+    expect(pw.id).not.toBe(export_.id);
+    for (const body of password) expect(clusterOf(body).id).toBe(pw.id);
+    for (const body of pdf) expect(clusterOf(body).id).toBe(export_.id);
+    // The four, and the earlier ticket about a reset password (sent again above).
+    expect(pw.stats).toMatchObject({ issues: 5, conversations: 5, tasksTotal: 0 });
+    expect(clusterOf('Still expired.').id).toBe(pw.id);
+    expect(pw.weeklyPulse).toHaveLength(13);
+    expect(pw.weeklyPulse.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(pw.sources).toEqual({ [`integration:api:${admin.id}`]: 5 });
+    expect(pw.summary).toContain('5 issues from 5 conversations');
+    // The help page answers the password cluster; nothing answers the PDF one.
+    expect(pw.summary).not.toContain('documentation gap');
+    expect(export_.summary).toContain('documentation gap');
+    const members = await api.orgs.listConversationsIssues(orgId, { cluster: pw.id });
+    expect(members.data.items).toHaveLength(5);
+    expect((await api.orgs.getConversationsIssuesCluster(orgId, pw.id)).data.label).toBe(pw.label);
+  });
+
+  it('keeps cluster ids when it runs again, and places a new issue in its cluster', async () => {
+    const before = (await api.orgs.listConversationsIssuesClusters(orgId, { limit: 100 })).data.items;
+    await api.orgs.ingestConversation(orgId, {
+      id: 'pw-late',
+      parts: [message('user', 'The password reset link expired before I could use it.')],
+    });
+    await runJobs();
+    const after = (await api.orgs.listConversationsIssuesClusters(orgId, { limit: 100 })).data.items;
+    expect(after.map((c) => c.id).sort()).toEqual(before.map((c) => c.id).sort());
+    const pw = after.find((c) => c.summary.includes('password'))!;
+    const was = before.find((c) => c.id === pw.id)!;
+    expect(pw.stats.issues).toBe(was.stats.issues + 1);
+    // Ordered by size when asked.
+    const bySize = (
+      await api.orgs.listConversationsIssuesClusters(orgId, { orderBy: 'issues', order: 'desc' })
+    ).data.items;
+    expect(bySize[0]!.id).toBe(pw.id);
+  });
+
+  it('counts change requests opened for a cluster as its tasks, and filters them by it', async () => {
+    const pw = (await api.orgs.listConversationsIssuesClusters(orgId, { orderBy: 'issues' })).data.items[0]!;
+    const space = (await admin.api.orgs.createSpace(orgId, { title: 'Fixes' })).data.id;
+    const created = await admin.api.spaces.createChangeRequest(space, {
+      subject: 'Explain expired reset links',
+      conversationsIssuesCluster: pw.id,
+    } as never);
+    expect((created.data as { conversationsIssuesCluster?: string }).conversationsIssuesCluster).toBe(pw.id);
+    await admin.api.spaces.createChangeRequest(space, { subject: 'Unrelated' });
+    const after = (await api.orgs.getConversationsIssuesCluster(orgId, pw.id)).data;
+    expect(after.stats).toMatchObject({ tasksTotal: 1, tasksBacklog: 1, tasksStarted: 0 });
+    const linked = await api.spaces.listChangeRequestsForSpace(space, {
+      conversationsIssuesCluster: pw.id,
+      status: 'draft' as never,
+    });
+    expect(linked.data.items.map((cr) => cr.subject)).toEqual(['Explain expired reset links']);
+    const bad = await rawRequest(server.url, 'POST', `/v1/spaces/${space}/change-requests`, {
+      token: admin.token,
+      body: { subject: 'x', conversationsIssuesCluster: 'no-such-cluster' },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('body.conversationsIssuesCluster');
   });
 });

@@ -14,6 +14,9 @@ import type { Kysely } from 'kysely';
  * `sources`, counts, the best matching `pages` of the organization's content and whether the
  * cluster is a documentation gap). Their ids are kept across re-clusterings.
  *
+ * `conversation_analyses`: per organization, the model of its last batch clustering (vocabulary and
+ * centroids, JSON), which places new issues until the next batch.
+ *
  * `change_requests.conversations_cluster_id`: the cluster a change request was opened for (its
  * `conversationsIssuesCluster`), counted in the cluster's task stats.
  */
@@ -51,6 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('conversation_id', 'text', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('summary', 'text', (c) => c.notNull())
+    .addColumn('language', 'text', (c) => c.notNull())
     .addColumn('cluster_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('ingested_at', 'text', (c) => c.notNull())
@@ -93,6 +97,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['org_id', 'updated_at', 'id'])
     .execute();
 
+  await db.schema
+    .createTable('conversation_analyses')
+    .addColumn('org_id', 'text', (c) => c.primaryKey())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('clustered_at', 'text', (c) => c.notNull())
+    .execute();
+
   await db.schema.alterTable('change_requests').addColumn('conversations_cluster_id', 'text').execute();
   await db.schema
     .createIndex('change_requests_cluster')
@@ -105,6 +116,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('change_requests_cluster').execute();
   await db.schema.alterTable('change_requests').dropColumn('conversations_cluster_id').execute();
+  await db.schema.dropTable('conversation_analyses').execute();
   await db.schema.dropTable('conversation_clusters').execute();
   await db.schema.dropTable('conversation_issues').execute();
   await db.schema.dropTable('conversations').execute();
