@@ -812,10 +812,11 @@ export interface ConversationClustersTable {
   id: string;
   org_id: string;
   label: string;
-  summary: string;
+  /** The summary of the issue nearest the centre (the API's summary adds the counts). */
+  medoid_summary: string;
   icon: string;
-  /** JSON: 13 weekly counts, oldest first. */
-  weekly_pulse: string;
+  /** JSON: the members' dates, sorted (the weekly pulse is counted from them when read). */
+  dates: string;
   /** JSON: issues per conversation source. */
   sources: string;
   issues: number;

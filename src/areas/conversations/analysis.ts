@@ -1,5 +1,4 @@
 import {
-  type Analysis,
   analyze,
   assign,
   type Cluster,
@@ -33,18 +32,25 @@ export interface PageMatch {
 export interface AnalysisNeeds {
   jobs: Pick<JobQueue, 'register'>;
   /**
-   * The organization's pages that best match `terms` (all of them), searched with Quire's own
-   * search over every space of the organization; empty when none does.
+   * The organization's pages that best match `terms`, searched with Quire's own search over
+   * every space of the organization; empty when none does.
    */
   matchingPages(orgId: string, terms: string[]): Promise<PageMatch[]>;
 }
 
+/** What the analysis reads of an issue: the engine's view of it. */
+type IssueRow = Pick<
+  ConversationIssuesTable,
+  'id' | 'conversation_id' | 'title' | 'summary' | 'language' | 'created_at' | 'cluster_id'
+> & { source: string };
+
 /**
  * The analysis of an organization's conversations (a job, queued by each ingest): an issue is
- * extracted from each new conversation, then the issues are clustered, by a batch run over the
- * most recent ones (stable cluster ids) or, while the new ones are few, by placing each in the
- * nearest cluster; last, each changed cluster is looked up in the organization's content, and
- * one that no page answers is marked as a documentation gap in its summary.
+ * extracted from each new conversation; then either a batch run clusters the most recent issues
+ * again (ids kept where clusters persist), or, while the new issues are few, each is placed in
+ * the nearest cluster, which costs in proportion to the new issues alone. Clusters made or
+ * remade are looked up in the organization's content; one that no page answers is a
+ * documentation gap.
  */
 export class ConversationAnalysis {
   constructor(
@@ -59,9 +65,186 @@ export class ConversationAnalysis {
   }
 
   async run(orgId: string): Promise<void> {
-    const { fresh, replaced } = await this.extract(orgId);
+    const { replaced } = await this.extract(orgId);
     const { db } = this.deps;
-    const rows = await db
+    const unplaced = await this.issues(orgId, 'unplaced');
+    const stored = await db
+      .selectFrom('conversation_analyses')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    const model = stored ? (JSON.parse(stored.model) as Model) : undefined;
+    const clustered = model ? model.clusters.reduce((n, c) => n + c.size, 0) : 0;
+    // A conversation sent again took issues out of clusters: only a batch describes them again.
+    if (model && !replaced && unplaced.length < clustered * INCREMENTAL_SHARE) {
+      if (unplaced.length > 0) await this.place(orgId, unplaced, model);
+      return;
+    }
+    if (!model && unplaced.length === 0 && !replaced) return;
+    await this.batch(orgId);
+  }
+
+  /** Every recent issue clustered again; clusters that persist keep their ids. */
+  private async batch(orgId: string): Promise<void> {
+    const rows = await this.issues(orgId, 'recent');
+    const issues = rows.map(issueOf);
+    const previous = new Map<string, string[]>();
+    for (const r of rows)
+      if (r.cluster_id) previous.set(r.cluster_id, [...(previous.get(r.cluster_id) ?? []), r.id]);
+    const now = this.deps.clock.now();
+    const { clusters, model } = analyze(issues, { previous, newId: () => newId(), now });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const matches = await this.matches(orgId, clusters, model);
+    const at = now.toISOString();
+    await this.deps.db.transaction().execute(async (tx) => {
+      const existing = new Map(
+        (await tx.selectFrom('conversation_clusters').selectAll().where('org_id', '=', orgId).execute()).map(
+          (r) => [r.id, r],
+        ),
+      );
+      for (const cluster of clusters) {
+        const members = cluster.members.map((id) => byId.get(id)!);
+        const row = clusterRow(
+          orgId,
+          cluster,
+          members,
+          byId.get(cluster.medoid)!,
+          matches.get(cluster.id)!,
+          at,
+        );
+        await this.save(tx, row, existing.get(cluster.id));
+        await setMembers(tx, orgId, cluster.id, cluster.members);
+      }
+      const kept = new Set(clusters.map((c) => c.id));
+      const gone = [...existing.keys()].filter((id) => !kept.has(id));
+      for (let i = 0; i < gone.length; i += 500)
+        await tx
+          .deleteFrom('conversation_clusters')
+          .where('id', 'in', gone.slice(i, i + 500))
+          .execute();
+      await saveModel(tx, orgId, model, at);
+    });
+  }
+
+  /**
+   * New issues placed in the nearest cluster (or one of their own) between batches. Only the
+   * clusters they join are touched, and only by what the new issues add (counts, sources,
+   * dates); their label stays until the next batch.
+   */
+  private async place(orgId: string, unplaced: IssueRow[], model: Model): Promise<void> {
+    const now = this.deps.clock.now();
+    let current = model;
+    const joined = new Map<string, IssueRow[]>();
+    const created = new Set<string>();
+    for (const row of [...unplaced].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const placed = assign(issueOf(row), current, { newId: () => newId() });
+      current = placed.model;
+      joined.set(placed.clusterId, [...(joined.get(placed.clusterId) ?? []), row]);
+      if (placed.created) created.add(placed.clusterId);
+    }
+    const fresh = [...created].map((id) =>
+      describeMembers(id, joined.get(id)!.map(issueOf), current.vocabulary, now),
+    );
+    const matches = await this.matches(orgId, fresh, current);
+    const at = now.toISOString();
+    await this.deps.db.transaction().execute(async (tx) => {
+      for (const cluster of fresh) {
+        const members = joined.get(cluster.id)!;
+        const medoid = members.find((m) => m.id === cluster.medoid)!;
+        await this.save(
+          tx,
+          clusterRow(orgId, cluster, members, medoid, matches.get(cluster.id)!, at),
+          undefined,
+        );
+      }
+      const grown = [...joined.keys()].filter((id) => !created.has(id));
+      const rows = grown.length
+        ? await tx.selectFrom('conversation_clusters').selectAll().where('id', 'in', grown).execute()
+        : [];
+      for (const row of rows) {
+        const added = joined.get(row.id)!;
+        const sources = JSON.parse(row.sources) as Record<string, number>;
+        for (const issue of added) sources[issue.source] = (sources[issue.source] ?? 0) + 1;
+        const dates = [...(JSON.parse(row.dates) as string[]), ...added.map((i) => i.created_at)].sort();
+        await tx
+          .updateTable('conversation_clusters')
+          .set({
+            issues: row.issues + added.length,
+            conversations: row.conversations + new Set(added.map((i) => i.conversation_id)).size,
+            sources: JSON.stringify(sortedKeys(sources)),
+            dates: JSON.stringify(dates),
+            updated_at: at,
+          })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      for (const [id, members] of joined)
+        await setMembers(
+          tx,
+          orgId,
+          id,
+          members.map((m) => m.id),
+        );
+      await saveModel(tx, orgId, current, at);
+    });
+  }
+
+  /** Issues from conversations not read yet (a conversation sent again loses its earlier ones). */
+  private async extract(orgId: string): Promise<{ replaced: boolean }> {
+    const { db } = this.deps;
+    const pending = await db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('processed_at', 'is', null)
+      .execute();
+    if (pending.length === 0) return { replaced: false };
+    let replaced = false;
+    const now = this.deps.clock.now().toISOString();
+    await db.transaction().execute(async (tx) => {
+      for (const conversation of pending) {
+        const input: ConversationInput = {
+          id: conversation.external_id,
+          ...(conversation.subject !== null ? { subject: conversation.subject } : {}),
+          metadata: JSON.parse(conversation.metadata),
+          parts: JSON.parse(conversation.parts),
+        };
+        const dropped = await tx
+          .deleteFrom('conversation_issues')
+          .where('conversation_id', '=', conversation.id)
+          .executeTakeFirst();
+        if (Number(dropped.numDeletedRows) > 0) replaced = true;
+        const issue = extractIssue(input);
+        if (issue) {
+          await tx
+            .insertInto('conversation_issues')
+            .values({
+              id: newId(),
+              org_id: orgId,
+              conversation_id: conversation.id,
+              title: issue.title,
+              summary: issue.summary,
+              language: issue.language,
+              cluster_id: null,
+              created_at: conversation.created_at,
+              ingested_at: conversation.ingested_at,
+            })
+            .execute();
+        }
+        // Sent again meanwhile? Then it stays unread for the next run.
+        await tx
+          .updateTable('conversations')
+          .set({ processed_at: now })
+          .where('id', '=', conversation.id)
+          .where('ingested_at', '=', conversation.ingested_at)
+          .execute();
+      }
+    });
+    return { replaced };
+  }
+
+  private async issues(orgId: string, which: 'unplaced' | 'recent'): Promise<IssueRow[]> {
+    let query = this.deps.db
       .selectFrom('conversation_issues as i')
       .innerJoin('conversations as c', 'c.id', 'i.conversation_id')
       .select([
@@ -74,214 +257,99 @@ export class ConversationAnalysis {
         'i.cluster_id',
         'c.source',
       ])
-      .where('i.org_id', '=', orgId)
-      .orderBy('i.created_at', 'desc')
-      .orderBy('i.id', 'desc')
-      .limit(BATCH_ISSUES)
-      .execute();
-    const issues: Issue[] = rows.map((r) => ({
-      id: r.id,
-      conversation: r.conversation_id,
-      source: r.source,
-      title: r.title,
-      summary: r.summary,
-      createdAt: r.created_at,
-      language: r.language,
-    }));
-    const now = this.deps.clock.now();
-    const stored = await db
-      .selectFrom('conversation_analyses')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .executeTakeFirst();
-    const model = stored ? (JSON.parse(stored.model) as Model) : undefined;
-    const clustered = model ? model.clusters.reduce((n, c) => n + c.size, 0) : 0;
-    const unplaced = new Set(rows.filter((r) => r.cluster_id === null).map((r) => r.id));
-    let clusters: Cluster[];
-    let next: Model;
-    // A replaced conversation took issues out of clusters: only a batch describes them again.
-    const incremental =
-      model && !replaced && unplaced.size > 0 && unplaced.size < clustered * INCREMENTAL_SHARE;
-    if (incremental) {
-      ({ clusters, model: next } = this.place(issues, rows, unplaced, model, now));
-    } else if (unplaced.size > 0 || fresh > 0 || !model) {
-      const previous = new Map<string, string[]>();
-      for (const r of rows)
-        if (r.cluster_id) previous.set(r.cluster_id, [...(previous.get(r.cluster_id) ?? []), r.id]);
-      const analysis: Analysis = analyze(issues, { previous, newId: () => newId(), now });
-      clusters = analysis.clusters;
-      next = analysis.model;
-    } else {
+      .where('i.org_id', '=', orgId);
+    if (which === 'unplaced') query = query.where('i.cluster_id', 'is', null);
+    else query = query.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(BATCH_ISSUES);
+    return query.execute();
+  }
+
+  private async matches(orgId: string, clusters: Cluster[], model: Model): Promise<Map<string, PageMatch[]>> {
+    const found = new Map<string, PageMatch[]>();
+    for (const cluster of clusters)
+      found.set(cluster.id, await this.needs.matchingPages(orgId, topTerms(cluster, model)));
+    return found;
+  }
+
+  /** Unchanged clusters keep their date: `updatedAt` orders the list by what moved. */
+  private async save(tx: Tx, row: ConversationClustersTable, before: ConversationClustersTable | undefined) {
+    if (!before) {
+      await tx.insertInto('conversation_clusters').values(row).execute();
       return;
     }
-    const matches = new Map<string, PageMatch[]>();
-    for (const cluster of clusters)
-      matches.set(cluster.id, await this.needs.matchingPages(orgId, topTerms(cluster, next)));
-    await this.write(orgId, { clusters, model: next, batch: !incremental }, matches, now);
-  }
-
-  /** Issues from conversations not read yet (their earlier issues were dropped at re-ingest). */
-  private async extract(orgId: string): Promise<{ fresh: number; replaced: boolean }> {
-    const { db } = this.deps;
-    const pending = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('processed_at', 'is', null)
+    const same = sameContent(before, row);
+    await tx
+      .updateTable('conversation_clusters')
+      .set({ ...row, created_at: before.created_at, updated_at: same ? before.updated_at : row.updated_at })
+      .where('id', '=', row.id)
       .execute();
-    if (pending.length === 0) return { fresh: 0, replaced: false };
-    let replaced = false;
-    const now = this.deps.clock.now().toISOString();
-    await db.transaction().execute(async (tx) => {
-      for (const conversation of pending) {
-        const input: ConversationInput = {
-          id: conversation.external_id,
-          ...(conversation.subject !== null ? { subject: conversation.subject } : {}),
-          metadata: JSON.parse(conversation.metadata),
-          parts: JSON.parse(conversation.parts),
-        };
-        const issue = extractIssue(input);
-        // Replaced since it was read? Its issues go with its old parts.
-        const dropped = await tx
-          .deleteFrom('conversation_issues')
-          .where('conversation_id', '=', conversation.id)
-          .executeTakeFirst();
-        if (Number(dropped.numDeletedRows) > 0) replaced = true;
-        if (issue) {
-          const row: ConversationIssuesTable = {
-            id: newId(),
-            org_id: orgId,
-            conversation_id: conversation.id,
-            title: issue.title,
-            summary: issue.summary,
-            language: issue.language,
-            cluster_id: null,
-            created_at: conversation.created_at,
-            ingested_at: conversation.ingested_at,
-          };
-          await tx.insertInto('conversation_issues').values(row).execute();
-        }
-        await tx
-          .updateTable('conversations')
-          .set({ processed_at: now })
-          .where('id', '=', conversation.id)
-          .where('ingested_at', '=', conversation.ingested_at)
-          .execute();
-      }
-    });
-    return { fresh: pending.length, replaced };
-  }
-
-  /** New issues placed in the nearest cluster (or a new one); the clusters they joined described again. */
-  private place(
-    issues: Issue[],
-    rows: Array<{ id: string; cluster_id: string | null }>,
-    unplaced: Set<string>,
-    model: Model,
-    now: Date,
-  ): { clusters: Cluster[]; model: Model } {
-    const clusterOf = new Map(rows.map((r) => [r.id, r.cluster_id]));
-    const touched = new Set<string>();
-    let current = model;
-    for (const issue of [...issues].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-      if (!unplaced.has(issue.id)) continue;
-      const placed = assign(issue, current, { newId: () => newId() });
-      current = placed.model;
-      clusterOf.set(issue.id, placed.clusterId);
-      touched.add(placed.clusterId);
-    }
-    const members = new Map<string, Issue[]>();
-    for (const issue of issues) {
-      const id = clusterOf.get(issue.id);
-      if (id && touched.has(id)) members.set(id, [...(members.get(id) ?? []), issue]);
-    }
-    const clusters = [...members].map(([id, list]) => describeMembers(id, list, current.vocabulary, now));
-    return { clusters, model: current };
-  }
-
-  /**
-   * Clusters, issue memberships and the model in one transaction. A batch run's clusters replace
-   * all of the organization's; placed issues touch only the clusters they joined.
-   */
-  private async write(
-    orgId: string,
-    { clusters, model, batch }: { clusters: Cluster[]; model: Model; batch: boolean },
-    matches: Map<string, PageMatch[]>,
-    now: Date,
-  ): Promise<void> {
-    const at = now.toISOString();
-    await this.deps.db.transaction().execute(async (tx) => {
-      const existing = new Map(
-        (await tx.selectFrom('conversation_clusters').selectAll().where('org_id', '=', orgId).execute()).map(
-          (r) => [r.id, r],
-        ),
-      );
-      const kept = new Set<string>();
-      for (const cluster of clusters) {
-        kept.add(cluster.id);
-        const pages = matches.get(cluster.id) ?? [];
-        const gap = pages.length === 0;
-        const row: ConversationClustersTable = {
-          id: cluster.id,
-          org_id: orgId,
-          label: cluster.label,
-          summary: gap
-            ? `${cluster.summary}\n\nNo page of the documentation answers this yet: a documentation gap.`
-            : cluster.summary,
-          icon: CLUSTER_ICON,
-          weekly_pulse: JSON.stringify(cluster.weeklyPulse),
-          sources: JSON.stringify(cluster.sources),
-          issues: cluster.issues,
-          conversations: cluster.conversations,
-          pages: JSON.stringify(pages),
-          gap: gap ? 1 : 0,
-          created_at: existing.get(cluster.id)?.created_at ?? at,
-          updated_at: at,
-        };
-        const before = existing.get(cluster.id);
-        if (before) {
-          // Unchanged clusters keep their date: `updatedAt` orders the list by what moved.
-          const same = sameContent(before, row);
-          await tx
-            .updateTable('conversation_clusters')
-            .set(same ? { ...row, updated_at: before.updated_at } : row)
-            .where('id', '=', cluster.id)
-            .execute();
-        } else {
-          await tx.insertInto('conversation_clusters').values(row).execute();
-        }
-        await setMembers(tx, orgId, cluster);
-      }
-      if (batch) {
-        const gone = [...existing.keys()].filter((id) => !kept.has(id));
-        if (gone.length) await tx.deleteFrom('conversation_clusters').where('id', 'in', gone).execute();
-      }
-      await tx
-        .insertInto('conversation_analyses')
-        .values({ org_id: orgId, model: JSON.stringify(model), clustered_at: at })
-        .onConflict((oc) =>
-          oc.column('org_id').doUpdateSet({ model: JSON.stringify(model), clustered_at: at }),
-        )
-        .execute();
-    });
   }
 }
 
-async function setMembers(tx: Tx, orgId: string, cluster: Cluster): Promise<void> {
-  for (let i = 0; i < cluster.members.length; i += 500) {
+function issueOf(row: IssueRow): Issue {
+  return {
+    id: row.id,
+    conversation: row.conversation_id,
+    source: row.source,
+    title: row.title,
+    summary: row.summary,
+    createdAt: row.created_at,
+    language: row.language,
+  };
+}
+
+function clusterRow(
+  orgId: string,
+  cluster: Cluster,
+  members: IssueRow[],
+  medoid: IssueRow,
+  pages: PageMatch[],
+  at: string,
+): ConversationClustersTable {
+  return {
+    id: cluster.id,
+    org_id: orgId,
+    label: cluster.label,
+    medoid_summary: medoid.summary,
+    icon: CLUSTER_ICON,
+    dates: JSON.stringify(members.map((m) => m.created_at).sort()),
+    sources: JSON.stringify(cluster.sources),
+    issues: cluster.issues,
+    conversations: cluster.conversations,
+    pages: JSON.stringify(pages),
+    gap: pages.length === 0 ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+async function setMembers(tx: Tx, orgId: string, clusterId: string, members: string[]): Promise<void> {
+  for (let i = 0; i < members.length; i += 500) {
     await tx
       .updateTable('conversation_issues')
-      .set({ cluster_id: cluster.id })
+      .set({ cluster_id: clusterId })
       .where('org_id', '=', orgId)
-      .where('id', 'in', cluster.members.slice(i, i + 500))
+      .where('id', 'in', members.slice(i, i + 500))
       .execute();
   }
+}
+
+async function saveModel(tx: Tx, orgId: string, model: Model, at: string): Promise<void> {
+  const json = JSON.stringify(model);
+  await tx
+    .insertInto('conversation_analyses')
+    .values({ org_id: orgId, model: json, clustered_at: at })
+    .onConflict((oc) => oc.column('org_id').doUpdateSet({ model: json, clustered_at: at }))
+    .execute();
 }
 
 function sameContent(a: ConversationClustersTable, b: ConversationClustersTable): boolean {
   const { updated_at: _a, created_at: _c, ...restA } = a;
   const { updated_at: _b, created_at: _d, ...restB } = b;
   return JSON.stringify(restA) === JSON.stringify(restB);
+}
+
+function sortedKeys(record: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** The cluster's heaviest terms: what its issues share most. */

@@ -1,3 +1,4 @@
+import { countsText, weeklyPulse } from '../../conversations/index.js';
 import type {
   ConversationClustersTable,
   ConversationIssuesTable,
@@ -50,11 +51,21 @@ export function presentIssue(row: ConversationIssuesTable, urls: Urls): Conversa
   };
 }
 
+/** What a cluster's summary says when no page of the organization answers it. */
+export const GAP_NOTE = 'No page of the documentation answers this yet: a documentation gap.';
+
+/** The weekly pulse is counted at `now` from the members' dates, so it is never stale. */
 export function presentCluster(
   row: ConversationClustersTable,
   stats: ClusterStats,
   urls: Urls,
+  now: Date,
 ): IssuesCluster {
+  const summary = [
+    row.medoid_summary,
+    countsText(row.issues, row.conversations),
+    ...(row.gap ? [GAP_NOTE] : []),
+  ];
   return {
     object: 'issues-cluster',
     id: row.id,
@@ -62,8 +73,8 @@ export function presentCluster(
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     icon: row.icon,
-    summary: row.summary,
-    weeklyPulse: JSON.parse(row.weekly_pulse) as number[],
+    summary: summary.join('\n\n'),
+    weeklyPulse: weeklyPulse(JSON.parse(row.dates) as string[], now),
     sources: JSON.parse(row.sources) as Record<string, number>,
     stats,
     urls: {

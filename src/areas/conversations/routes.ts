@@ -154,7 +154,12 @@ export function conversationRoutes(app: App): void {
         request.params.organizationId,
         request.query,
       );
-      return { ...page, items: page.items.map((view) => presentCluster(view.row, view.stats, urls)) };
+      return {
+        ...page,
+        items: page.items.map((view) =>
+          presentCluster(view.row, view.stats, urls, app.quire.deps.clock.now()),
+        ),
+      };
     },
   );
 
@@ -171,7 +176,7 @@ export function conversationRoutes(app: App): void {
     async (request) => {
       const { organizationId, clusterId } = request.params;
       const view = await services.conversationClusters.get(request.actor, organizationId, clusterId);
-      return presentCluster(view.row, view.stats, urls);
+      return presentCluster(view.row, view.stats, urls, app.quire.deps.clock.now());
     },
   );
 }

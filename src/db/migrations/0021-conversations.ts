@@ -10,9 +10,10 @@ import type { Kysely } from 'kysely';
  * `conversation_issues`: what the analysis extracted from a conversation (replaced on re-ingest),
  * with the cluster it belongs to.
  *
- * `conversation_clusters`: the clusters, with what the analysis computed (`weekly_pulse`,
- * `sources`, counts, the best matching `pages` of the organization's content and whether the
- * cluster is a documentation gap). Their ids are kept across re-clusterings.
+ * `conversation_clusters`: the clusters, with what the analysis computed (the label and summary
+ * of the issue nearest the centre, the members' dates, from which the weekly pulse is counted
+ * when read, `sources`, counts, the best matching `pages` of the organization's content and
+ * whether the cluster is a documentation gap). Their ids are kept across re-clusterings.
  *
  * `conversation_analyses`: per organization, the model of its last batch clustering (vocabulary and
  * centroids, JSON), which places new issues until the next batch.
@@ -80,9 +81,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
-    .addColumn('summary', 'text', (c) => c.notNull())
+    .addColumn('medoid_summary', 'text', (c) => c.notNull())
     .addColumn('icon', 'text', (c) => c.notNull())
-    .addColumn('weekly_pulse', 'text', (c) => c.notNull())
+    .addColumn('dates', 'text', (c) => c.notNull())
     .addColumn('sources', 'text', (c) => c.notNull())
     .addColumn('issues', 'integer', (c) => c.notNull())
     .addColumn('conversations', 'integer', (c) => c.notNull())
