@@ -803,6 +803,8 @@ export interface ConversationIssuesTable {
   /** The language the analysis read it in (a code of the search analyzer, or `und`). */
   language: string;
   cluster_id: string | null;
+  /** 1 once a clustering has seen it. */
+  analysed: number;
   created_at: string;
   ingested_at: string;
 }

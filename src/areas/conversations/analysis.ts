@@ -122,6 +122,13 @@ export class ConversationAnalysis {
           .deleteFrom('conversation_clusters')
           .where('id', 'in', gone.slice(i, i + 500))
           .execute();
+      // Older issues than the batch takes are seen too: they are not new at the next run.
+      await tx
+        .updateTable('conversation_issues')
+        .set({ analysed: 1 })
+        .where('org_id', '=', orgId)
+        .where('analysed', '=', 0)
+        .execute();
       await saveModel(tx, orgId, model, at);
     });
   }
@@ -226,6 +233,7 @@ export class ConversationAnalysis {
               summary: issue.summary,
               language: issue.language,
               cluster_id: null,
+              analysed: 0,
               created_at: conversation.created_at,
               ingested_at: conversation.ingested_at,
             })
@@ -258,7 +266,7 @@ export class ConversationAnalysis {
         'c.source',
       ])
       .where('i.org_id', '=', orgId);
-    if (which === 'unplaced') query = query.where('i.cluster_id', 'is', null);
+    if (which === 'unplaced') query = query.where('i.analysed', '=', 0);
     else query = query.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(BATCH_ISSUES);
     return query.execute();
   }
@@ -326,7 +334,7 @@ async function setMembers(tx: Tx, orgId: string, clusterId: string, members: str
   for (let i = 0; i < members.length; i += 500) {
     await tx
       .updateTable('conversation_issues')
-      .set({ cluster_id: clusterId })
+      .set({ cluster_id: clusterId, analysed: 1 })
       .where('org_id', '=', orgId)
       .where('id', 'in', members.slice(i, i + 500))
       .execute();

@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
  * `parts` and `metadata` are JSON. `processed_at` is set when the analysis has read it.
  *
  * `conversation_issues`: what the analysis extracted from a conversation (replaced on re-ingest),
- * with the cluster it belongs to.
+ * with the cluster it belongs to; `analysed` once a clustering has seen it (a batch clusters only
+ * the most recent issues: older ones stay without a cluster, but are not new).
  *
  * `conversation_clusters`: the clusters, with what the analysis computed (the label and summary
  * of the issue nearest the centre, the members' dates, from which the weekly pulse is counted
@@ -57,6 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('summary', 'text', (c) => c.notNull())
     .addColumn('language', 'text', (c) => c.notNull())
     .addColumn('cluster_id', 'text')
+    .addColumn('analysed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('ingested_at', 'text', (c) => c.notNull())
     .execute();
@@ -69,6 +71,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createIndex('conversation_issues_cluster')
     .on('conversation_issues')
     .columns(['cluster_id'])
+    .execute();
+  await db.schema
+    .createIndex('conversation_issues_new')
+    .on('conversation_issues')
+    .columns(['org_id', 'analysed'])
     .execute();
   await db.schema
     .createIndex('conversation_issues_conversation')
