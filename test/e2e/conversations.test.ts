@@ -120,6 +120,19 @@ describe('ingesting conversations', () => {
       [Array.from({ length: 101 }, (_, i) => ({ id: `b${i}`, parts: [] })), 'body'],
       [[], 'body'],
       [[{ id: 'ok', parts: [] }, { id: 'bad' }], 'parts'],
+      [[{ id: 'ok', parts: [] }, 'not an object'], 'body'],
+      [{ id: 'a', parts: [{ type: 'message', role: 'user', body: 42 }] }, 'body'],
+      [{ id: 'a', parts: [{ type: 'message', role: 'user', body: 'x'.repeat(100_001) }] }, 'body'],
+      [{ id: 'a', parts: Array.from({ length: 501 }, () => message('user', 'x')) }, 'parts'],
+      [{ id: 'a', parts: [], metadata: { attributes: { plan: 3 } } }, 'attributes'],
+      [
+        {
+          id: 'a',
+          parts: [],
+          metadata: { attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+        },
+        'attributes',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await post(body);
@@ -127,6 +140,46 @@ describe('ingesting conversations', () => {
       expect(JSON.stringify(res.body), JSON.stringify(body).slice(0, 80)).toContain(field);
     }
     expect((await api.orgs.listConversations(orgId)).data.items).toHaveLength(3);
+    for (const query of ['order=sideways', 'orderBy=foo', 'status=done', 'limit=1001']) {
+      const res = await rawRequest(server.url, 'GET', `/v1/orgs/${orgId}/conversations-clusters?${query}`, {
+        token: admin.token,
+      });
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(res.body), query).toContain(query.split('=')[0]!);
+    }
+  });
+
+  it('takes conversations from an installed integration with conversations:ingest, as its own source', async () => {
+    const { data } = await admin.api.integrations.publishIntegration('support-feed', {
+      title: 'Support feed',
+      description: 'Sends support conversations',
+      script: 'export default {};',
+      organization: orgId,
+      scopes: ['conversations:ingest'],
+    } as never);
+    const installation = (await admin.api.integrations.installIntegration(data.name, { organization: orgId }))
+      .data;
+    const token = await server.app.quire.services.integrationIdentities.installationToken(
+      { id: installation.id, org_id: orgId, integration_name: data.name },
+      { title: 'Support feed', scopes: ['conversations:ingest'] },
+    );
+    const feed = apiClient146(server.url, token);
+    expect(
+      (await feed.orgs.ingestConversation(orgId, { id: 'chat-9', parts: [message('user', 'Where is the changelog?')] })).status,
+    ).toBe(204);
+    const source = `integration:support-feed:${installation.id}`;
+    const listed = (await api.orgs.listConversations(orgId, { source })).data.items;
+    expect(listed.map((c) => c.source)).toEqual([source]);
+    // Without the scope, the same installation is refused.
+    const narrow = await server.app.quire.services.integrationIdentities.installationToken(
+      { id: installation.id, org_id: orgId, integration_name: data.name },
+      { title: 'Support feed', scopes: ['space:content:read'] },
+    );
+    const refused = await failure(
+      apiClient146(server.url, narrow).orgs.ingestConversation(orgId, { id: 'x', parts: [] }),
+    );
+    expect(refused.code).toBe(403);
+    await admin.api.integrations.unpublishIntegration(data.name);
   });
 });
 
@@ -234,5 +287,36 @@ describe('the analysis', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('body.conversationsIssuesCluster');
+    // Merged, it counts as completed.
+    await admin.api.spaces.mergeChangeRequest(space, created.data.id);
+    const merged = (await api.orgs.getConversationsIssuesCluster(orgId, pw.id)).data;
+    expect(merged.stats).toMatchObject({ tasksTotal: 1, tasksBacklog: 0, tasksCompleted: 1 });
+  });
+
+  it('pages through clusters one at a time, in either order, each once', async () => {
+    const walk = async (order: 'asc' | 'desc') => {
+      const seen: string[] = [];
+      let page: string | undefined;
+      do {
+        const { data } = await api.orgs.listConversationsIssuesClusters(orgId, {
+          orderBy: 'issues',
+          order,
+          limit: 1,
+          ...(page ? { page } : {}),
+        });
+        seen.push(...data.items.map((c) => c.id));
+        page = data.next?.page;
+      } while (page);
+      return seen;
+    };
+    const desc = await walk('desc');
+    const asc = await walk('asc');
+    expect(new Set(desc).size).toBe(desc.length);
+    expect(desc.length).toBeGreaterThanOrEqual(2);
+    const all = (await api.orgs.listConversationsIssuesClusters(orgId, { limit: 100 })).data.items;
+    expect(desc.length).toBe(all.length);
+    const sizes = (ids: string[]) => ids.map((id) => all.find((c) => c.id === id)!.stats.issues);
+    expect(sizes(desc)).toEqual([...sizes(desc)].sort((a, b) => b - a));
+    expect(sizes(asc)).toEqual([...sizes(asc)].sort((a, b) => a - b));
   });
 });
