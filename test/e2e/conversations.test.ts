@@ -165,7 +165,12 @@ describe('ingesting conversations', () => {
     );
     const feed = apiClient146(server.url, token);
     expect(
-      (await feed.orgs.ingestConversation(orgId, { id: 'chat-9', parts: [message('user', 'Where is the changelog?')] })).status,
+      (
+        await feed.orgs.ingestConversation(orgId, {
+          id: 'chat-9',
+          parts: [message('user', 'Where is the changelog?')],
+        })
+      ).status,
     ).toBe(204);
     const source = `integration:support-feed:${installation.id}`;
     const listed = (await api.orgs.listConversations(orgId, { source })).data.items;
