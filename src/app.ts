@@ -24,6 +24,7 @@ import { memberRoutes } from './areas/members/routes.js';
 import { metaRoutes } from './areas/meta/routes.js';
 import { openApiRoutes, publicOpenApiRoutes } from './areas/openapi/routes.js';
 import { orgRoutes } from './areas/orgs/routes.js';
+import { pdfRoutes } from './areas/pdf/routes.js';
 import { permissionRoutes } from './areas/permissions/routes.js';
 import { searchRoutes } from './areas/search/routes.js';
 import { sessionRoutes } from './areas/sessions/routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   integrationRoutes(app);
   translationRoutes(app);
   conversationRoutes(app);
+  pdfRoutes(app);
   installationRoutes(app);
   integrationEventRoutes(app);
   integrationAssetRoutes(app);
@@ -182,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await services.siteViews.close();
     await services.integrationRuntime.close();
+    await services.printer?.close();
   });
   await sessionRoutes(app);
   publishedSiteRoutes(app, siteServer);

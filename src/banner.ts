@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BootstrapResult } from './bootstrap.js';
+import { chromiumSource } from './browser/chromium.js';
 import type { Config } from './config.js';
 
 export interface BannerFacts {
@@ -24,6 +25,7 @@ export function startupBanner({ config, listening, version, migrations, boot }: 
     `  Open   ${config.publicUrl} in a browser to sign in (the API is under /v1, its reference at /docs)`,
     `  Data   ${describeStore(config)}${applied}`,
     `  Translations  ${describeTranslation(config)}`,
+    `  PDF    ${describePdf(config)}`,
   ];
   if (boot) {
     const token = boot.generatedToken;
@@ -53,6 +55,13 @@ function describeTranslation(config: Config): string {
   if (!t) return 'off: no service configured (QUIRE_TRANSLATION_PROVIDER; see the README)';
   if (t.provider === 'pseudo') return 'pseudo-localisation (for trying the feature; not real translations)';
   return `${t.provider} at ${t.url}${t.model ? ` (${t.model})` : ''}`;
+}
+
+function describePdf(config: Config): string {
+  const source = chromiumSource(config.pdf.chromiumPath);
+  if (source === undefined)
+    return 'off: no Chromium (QUIRE_CHROMIUM_PATH); print URLs lead to print-ready HTML';
+  return source === 'packaged' ? 'Chromium from the @sparticuz/chromium package' : `Chromium at ${source}`;
 }
 
 function count(n: number, noun: string): string {

@@ -49,6 +49,21 @@ export interface Config {
   translation: TranslationConfig | undefined;
   /** How long after a merge into a translated space its translations run (merges in between wait with it). */
   translationDebounceMs: number;
+  /** Printing change requests and spaces as PDF (src/areas/pdf). */
+  pdf: PdfConfig;
+}
+
+export interface PdfConfig {
+  /**
+   * QUIRE_CHROMIUM_PATH: the browser that prints. Unset: the system's Chromium, else the one the
+   * `@sparticuz/chromium` package carries (src/browser/chromium.ts); `none`: no PDFs, the print
+   * URLs lead to the print-ready HTML.
+   */
+  chromiumPath: string | undefined;
+  /** How long one PDF may take to print, once it has its turn. */
+  timeoutMs: number;
+  /** The most content pages one PDF holds; a larger selection prints its first pages and says so. */
+  maxPages: number;
 }
 
 export const TRANSLATION_PROVIDERS = ['openai', 'libretranslate', 'deepl', 'pseudo'] as const;
@@ -247,6 +262,11 @@ export function loadConfig(env: Env = process.env): Config {
     integrationMemoryMb: integer(env, 'QUIRE_INTEGRATION_MEMORY_MB', 128, 16, 4096),
     translation: translationConfig(env),
     translationDebounceMs: integer(env, 'QUIRE_TRANSLATION_DEBOUNCE_MS', 60_000, 0, 24 * 60 * 60 * 1000),
+    pdf: {
+      chromiumPath: read(env, 'QUIRE_CHROMIUM_PATH'),
+      timeoutMs: integer(env, 'QUIRE_PDF_TIMEOUT_MS', 120_000, 1000, 30 * 60_000),
+      maxPages: integer(env, 'QUIRE_PDF_MAX_PAGES', 500, 1, 100_000),
+    },
   };
 }
 

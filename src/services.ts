@@ -31,6 +31,7 @@ import { InvitesService } from './areas/invites/service.js';
 import { MembersService } from './areas/members/service.js';
 import { OpenApiService } from './areas/openapi/service.js';
 import { OrgsService } from './areas/orgs/service.js';
+import { PdfService } from './areas/pdf/service.js';
 import { GrantsService } from './areas/permissions/service.js';
 import { SearchService } from './areas/search/service.js';
 import { AppPagesService } from './areas/sessions/pages-service.js';
@@ -50,6 +51,8 @@ import { UsersService } from './areas/users/service.js';
 import { Authorizer } from './auth/authorize.js';
 import { sessionCookie } from './auth/session-cookie.js';
 import { TokenService } from './auth/token-service.js';
+import { chromiumSource, findChromium } from './browser/chromium.js';
+import { PdfPrinter } from './browser/pdf-printer.js';
 import { type BlobStore, FileBlobStore } from './content/blob-store.js';
 import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
@@ -120,6 +123,10 @@ export interface Services {
   integrationIdentities: InstallationIdentities;
   /** Page views of published sites, on their way to integrations as `site_view`. */
   siteViews: SiteViews;
+  /** Print URLs of change requests and spaces, and the PDFs behind them. */
+  pdf: PdfService;
+  /** The browser that prints PDFs; undefined where there is none (print HTML only). */
+  printer: PdfPrinter | undefined;
   /** Answers an integration script's calls to Quire's API in process; set by the app once built. */
   apiForGateway: GatewayHandler | undefined;
 }
@@ -127,6 +134,8 @@ export interface Services {
 const HOUR_MS = 60 * 60 * 1000;
 /** Largest event, answer or outgoing request of an integration script. */
 const INTEGRATION_BODY_BYTES = 5 * 1024 * 1024;
+/** The printing browser is closed after this long without a print. */
+const PRINTER_IDLE_MS = 60 * 1000;
 /** An integration's process is stopped after this long without events. */
 const INTEGRATION_IDLE_MS = 5 * 60 * 1000;
 
@@ -440,6 +449,27 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     blobs: s.blobs,
     outbound: s.outbound,
   });
+  const chromium = chromiumSource(deps.config.pdf.chromiumPath);
+  s.printer =
+    chromium === undefined
+      ? undefined
+      : new PdfPrinter({
+          locate: () => findChromium({ QUIRE_CHROMIUM_PATH: chromium === 'packaged' ? undefined : chromium }),
+          idleMs: PRINTER_IDLE_MS,
+          log: deps.log,
+        });
+  s.pdf = new PdfService(deps, {
+    changeRequests: s.changeRequests,
+    content: s.content,
+    users: s.users,
+    members: s.members,
+    store: s.store,
+    openapi: s.openapi,
+    jobs: s.jobs,
+    blobs: s.blobs,
+    printer: s.printer,
+    signingKey: () => new TextEncoder().encode(s.secretBox.derive('print-urls')),
+  });
   registerJobs(s);
   return s;
 }
@@ -467,6 +497,7 @@ function registerJobs(services: Services): void {
   });
   services.jobs.schedule('sessions.purge', HOUR_MS, 'sessions.purge');
   services.searchEngine.registerJobs(services.jobs);
+  services.pdf.registerJobs();
   services.git.registerJobs();
   services.imports.registerJobs();
   services.openapi.registerJobs();

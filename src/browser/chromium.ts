@@ -25,6 +25,23 @@ const QUIET = [
   '--disable-sync',
 ];
 
+/**
+ * Which Chromium `findChromium` would use, without unpacking anything: a path, `packaged` for
+ * the npm package's (Linux only), or undefined when there is none (or QUIRE_CHROMIUM_PATH is
+ * `none`). A configured path that does not exist is an error that says so.
+ */
+export function chromiumSource(configured: string | undefined): string | undefined {
+  if (configured === 'none') return undefined;
+  if (configured) {
+    if (!existsSync(configured))
+      throw new Error(
+        `QUIRE_CHROMIUM_PATH is ${configured}, which does not exist; point it at a Chromium binary, or set it to none`,
+      );
+    return configured;
+  }
+  return SYSTEM_PATHS.find((p) => existsSync(p)) ?? (process.platform === 'linux' ? 'packaged' : undefined);
+}
+
 export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumLaunch> {
   const configured = env.QUIRE_CHROMIUM_PATH;
   if (configured) {

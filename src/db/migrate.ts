@@ -21,6 +21,7 @@ import * as installationTokens from './migrations/0018-installation-tokens.js';
 import * as integrationSpacesEvents from './migrations/0019-integration-spaces-events.js';
 import * as translations from './migrations/0020-translations.js';
 import * as conversations from './migrations/0021-conversations.js';
+import * as pdfRenders from './migrations/0022-pdf-renders.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-integration-spaces-events': integrationSpacesEvents,
   '0020-translations': translations,
   '0021-conversations': conversations,
+  '0022-pdf-renders': pdfRenders,
 };
 
 class StaticProvider implements MigrationProvider {

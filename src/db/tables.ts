@@ -831,6 +831,19 @@ export interface ConversationClustersTable {
   updated_at: string;
 }
 
+/** A printed PDF kept for the next request of the same print (migration 0022). */
+export interface PdfRendersTable {
+  key: string;
+  space_id: string;
+  revision_id: string;
+  blob_hash: string;
+  size: number;
+  /** Content pages printed. */
+  pages: number;
+  render_ms: number;
+  created_at: string;
+}
+
 /** An organization's last batch clustering (migration 0021). */
 export interface ConversationAnalysesTable {
   org_id: string;
@@ -895,4 +908,5 @@ export interface Tables {
   conversation_issues: ConversationIssuesTable;
   conversation_clusters: ConversationClustersTable;
   conversation_analyses: ConversationAnalysesTable;
+  pdf_renders: PdfRendersTable;
 }

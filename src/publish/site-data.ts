@@ -149,6 +149,25 @@ function assemble(
   return { site, groups, sections, siteSpaces, specs, fingerprint };
 }
 
+function specRowsOf(db: Db, orgId: string): Promise<SpecRow[]> {
+  return db
+    .selectFrom('openapi_specs')
+    .select(['slug', 'slug_key', 'last_version_id', 'visibility'])
+    .where('org_id', '=', orgId)
+    .execute();
+}
+
+/** The organization's specifications by slug key, as API blocks of its content look them up. */
+export async function organizationSpecs(db: Db, orgId: string): Promise<Map<string, PublishedSpec>> {
+  const rows = await specRowsOf(db, orgId);
+  return new Map(
+    rows.map((r) => [
+      r.slug_key,
+      { slug: r.slug, last_version_id: r.last_version_id, visibility: r.visibility },
+    ]),
+  );
+}
+
 /** The banner on a space's preview (see `previewSite`). */
 export const PREVIEW_NOTICE =
   'Current content, not a published site: only members of the space see this page.';
@@ -159,11 +178,7 @@ export const PREVIEW_NOTICE =
  * is. Nothing here is stored; the site's id is the space's, so its addresses are the space's.
  */
 export async function previewSite(db: Db, space: SpacesTable): Promise<PublishedSite> {
-  const specs = await db
-    .selectFrom('openapi_specs')
-    .select(['slug', 'slug_key', 'last_version_id', 'visibility'])
-    .where('org_id', '=', space.org_id)
-    .execute();
+  const specs = await specRowsOf(db, space.org_id);
   const siteSpaceId = `preview-${space.id}`;
   const site: SitesTable = {
     id: space.id,

@@ -18,6 +18,27 @@ const BY_EXTENSION: Record<string, string> = {
   mp4: 'video/mp4',
 };
 
+/** Types served as what they are; anything else (HTML above all) is served as bytes to download. */
+const SERVED = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+  'application/pdf',
+  'application/json',
+  'text/plain',
+  'text/csv',
+  'video/mp4',
+]);
+
+/** The type a stored file is served with, from its name. */
+export function servedType(name: string): string {
+  const type = typeFromName(name);
+  if (!SERVED.has(type)) return 'application/octet-stream';
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
+}
+
 export interface FileFacts {
   hash: string;
   contentType: string;

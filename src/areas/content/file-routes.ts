@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { notFound } from '../../errors.js';
 import type { App } from '../../http/types.js';
-import { typeFromName } from '../change-requests/file-facts.js';
+import { servedType } from '../change-requests/file-facts.js';
 
 /**
  * File downloads, at the `downloadURL` of each file: by content hash, which only readers of the
@@ -25,7 +25,7 @@ export function fileRoutes(app: App): void {
       const stream = await services.blobs.stream(request.params.hash);
       if (!stream) throw notFound('No such file');
       const name = request.params.name;
-      const type = contentTypeOf(name);
+      const type = servedType(name);
       // An SVG opened on its own is a document that could run script: forbid any, as for HTML
       // a sandbox does (in an <img>, SVG never runs script anyway).
       if (type === SVG)
@@ -44,23 +44,3 @@ export function fileRoutes(app: App): void {
 }
 
 const SVG = 'image/svg+xml';
-/** Types served as what they are; anything else (HTML above all) is served as bytes to download. */
-const SERVED = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  SVG,
-  'application/pdf',
-  'application/json',
-  'text/plain',
-  'text/csv',
-  'video/mp4',
-]);
-
-/** Served types come from the name. */
-function contentTypeOf(name: string): string {
-  const type = typeFromName(name);
-  if (!SERVED.has(type)) return 'application/octet-stream';
-  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
-}

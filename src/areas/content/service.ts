@@ -81,8 +81,16 @@ export class ContentService {
    * visitors are not members and whose access the site server has already decided.
    */
   async openPublished(space: SpacesTable): Promise<OpenContent> {
-    const revision = await findRevision(this.deps.db, space.id, space.revision_id);
-    if (!revision) throw notFound(`Revision "${space.revision_id}" not found in this space`);
+    return this.openAt(space, space.revision_id);
+  }
+
+  /**
+   * A revision of the space without a permission check: for work whose access was decided when
+   * it was asked for (a print URL minted for a reader).
+   */
+  async openAt(space: SpacesTable, revisionId: string): Promise<OpenContent> {
+    const revision = await findRevision(this.deps.db, space.id, revisionId);
+    if (!revision) throw notFound(`Revision "${revisionId}" not found in this space`);
     const snapshot = await this.services.store.snapshot(this.deps.db, revision.tree_hash);
     return { space, revision, snapshot, index: PageIndex.of(snapshot.content) };
   }

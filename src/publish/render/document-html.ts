@@ -41,8 +41,12 @@ export interface RenderedDocument {
   headings: DocumentHeading[];
 }
 
-export function renderDocument(document: JsonDocument, links: DocumentLinks): RenderedDocument {
-  const ctx = new RenderContext(links, (nodes, c) => renderBlocks(nodes, c, c.depth + 1));
+export function renderDocument(
+  document: JsonDocument,
+  links: DocumentLinks,
+  options: { idPrefix?: string } = {},
+): RenderedDocument {
+  const ctx = new RenderContext(links, (nodes, c) => renderBlocks(nodes, c, c.depth + 1), options.idPrefix);
   const html = renderBlocks(document?.nodes, ctx, 0);
   return { html, headings: ctx.headings };
 }

@@ -79,7 +79,7 @@ function renderCover(cover: PageContent['cover']): string {
  * front matter (kept by the converter as a raw block) and `# Title`, and the page already
  * shows its title and description.
  */
-function pageBody(page: PageContent): JsonDocument {
+export function pageBody(page: Pick<PageContent, 'title' | 'document'>): JsonDocument {
   const nodes = [...(page.document?.nodes ?? [])];
   const first = nodes[0];
   if (first?.type === 'code' && first.data?.syntax === RAW_SYNTAX && nodeText(first).startsWith('---'))

@@ -32,6 +32,11 @@ export class RenderContext {
       nodes: readonly unknown[] | undefined,
       ctx: RenderContext,
     ) => string = () => '',
+    /**
+     * Put before every id made here: a printed book holds many pages in one HTML document, and
+     * each page's headings (`install`) must stay distinct and reachable (`page-Ab3--install`).
+     */
+    private readonly idPrefix = '',
   ) {}
 
   /** Blocks nested in the block being drawn (annotation bodies, table cells, cards). */
@@ -59,12 +64,12 @@ export class RenderContext {
 
   /** A unique heading id: the document's own when it is well formed, else a slug of the text. */
   headingId(preferred: string | undefined, text: string): string {
-    return this.anchors.next(preferred, text);
+    return this.idPrefix + this.anchors.next(preferred, text);
   }
 
   /** A fresh id for an element of a block (`Tab3`, `Tab4`…). */
   elementId(prefix: string): string {
     this.counter += 1;
-    return `${prefix}${this.counter}`;
+    return `${this.idPrefix}${prefix}${this.counter}`;
   }
 }
