@@ -70,6 +70,12 @@ export interface QueueOptions {
   heartbeatMs?: number;
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * How many jobs the background worker runs at once, never two of one kind (default 3): a
+   * PDF or a search reindex does not wait behind an hour-long git import, and each kind keeps
+   * the one-at-a-time order it was written for.
+   */
+  concurrency?: number;
 }
 
 export class JobQueue {
@@ -78,7 +84,12 @@ export class JobQueue {
   private readonly handlers = new Map<string, Registration>();
   private readonly schedules = new Map<string, { intervalMs: number; kind: string; payload: unknown }>();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** The background worker's jobs in hand, with their kinds. */
+  private readonly inFlight = new Map<Promise<void>, string>();
+  /** A pass of the background worker is claiming jobs (one pass at a time). */
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private readonly concurrency: number;
   /** Set by stop: the worker finishes the job in hand and claims no other. */
   private stopping = false;
   private readonly pollMs: number;
@@ -96,6 +107,7 @@ export class JobQueue {
     this.heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(this.leaseMs / 3));
     this.backoffMs = options.backoffMs ?? 2000;
     this.maxBackoffMs = options.maxBackoffMs ?? 60 * 60_000;
+    this.concurrency = Math.max(1, options.concurrency ?? 3);
   }
 
   register(kind: string, handler: JobHandler, options: JobRegistration = {}): void {
@@ -173,21 +185,45 @@ export class JobQueue {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.stopping = true;
-    await this.running;
+    await this.pumping;
+    await Promise.all(this.inFlight.keys());
   }
 
   private wake(): void {
-    if (!this.timer || this.running) return;
-    this.running = this.tick()
+    if (!this.timer || this.stopping) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump()
       .catch((error) => this.deps.log.error({ err: error }, 'job worker tick failed'))
       .finally(() => {
-        this.running = undefined;
+        this.pumping = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
       });
   }
 
-  private async tick(): Promise<void> {
+  /**
+   * One pass of the background worker: enqueues due schedules, then claims due jobs while it has
+   * room, of kinds it is not running already. Each job ends by waking the worker again.
+   */
+  private async pump(): Promise<void> {
     await this.enqueueDueSchedules();
-    await this.runDue();
+    const dead = await this.deadHolders();
+    while (!this.stopping && this.inFlight.size < this.concurrency) {
+      const job = await this.claim(dead, [...new Set(this.inFlight.values())]);
+      if (!job) return;
+      const run: Promise<void> = this.execute(job)
+        .catch((error) => this.deps.log.error({ err: error, jobId: job.id }, 'job worker failed'))
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.wake();
+        });
+      this.inFlight.set(run, job.kind);
+    }
   }
 
   /**
@@ -264,11 +300,12 @@ export class JobQueue {
    * died (lease lapsed, or holder gone). The claim counts an attempt; a job claimed back from a
    * dead worker with no attempt left then reads `attempts > max_attempts` (see execute).
    */
-  private async claim(deadHolders: string[]): Promise<JobsTable | undefined> {
+  private async claim(deadHolders: string[], busyKinds: string[] = []): Promise<JobsTable | undefined> {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + this.leaseMs).toISOString();
     const nowIso = now.toISOString();
     const lock = this.deps.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const busy = busyKinds.length > 0 ? sql`and kind not in (${sql.join(busyKinds)})` : sql``;
     const dead =
       deadHolders.length > 0
         ? sql`or (status = 'running' and locked_by in (${sql.join(deadHolders)}))`
@@ -280,8 +317,8 @@ export class JobQueue {
         attempts = attempts + 1, updated_at = ${nowIso}
       where id = (
         select id from jobs
-        where (status = 'queued' and run_at <= ${nowIso}) or (status = 'running' and locked_until < ${nowIso})
-          ${dead}
+        where ((status = 'queued' and run_at <= ${nowIso}) or (status = 'running' and locked_until < ${nowIso})
+          ${dead}) ${busy}
         order by run_at, id
         limit 1
         ${lock}

@@ -402,3 +402,48 @@ describe('crash recovery', () => {
     }
   });
 });
+
+describe('the background worker', () => {
+  it('runs jobs of different kinds at once, up to its bound, and never two of one kind', async () => {
+    const clock = new ManualClock('2026-05-01T00:00:00.000Z');
+    const q = queue(await open(), clock, { options: { pollMs: 20, concurrency: 2 } });
+    const running = new Map<string, number>();
+    let most = 0;
+    let mostOfOneKind = 0;
+    const releases: Array<() => void> = [];
+    const started: string[] = [];
+    const handler = (kind: string) => async () => {
+      running.set(kind, (running.get(kind) ?? 0) + 1);
+      started.push(kind);
+      const total = [...running.values()].reduce((a, b) => a + b, 0);
+      most = Math.max(most, total);
+      mostOfOneKind = Math.max(mostOfOneKind, running.get(kind)!);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      running.set(kind, running.get(kind)! - 1);
+    };
+    for (const kind of ['slow', 'quick', 'third']) q.register(kind, handler(kind));
+    await q.enqueue('slow', {});
+    await q.enqueue('slow', {});
+    await q.enqueue('quick', {});
+    await q.enqueue('third', {});
+    q.start();
+    try {
+      // A long job of one kind does not hold back a job of another (equal run times: any two kinds).
+      await vi.waitFor(() => expect(new Set(started).size).toBe(2), { timeout: 5000 });
+      // The bound holds: the third kind waits for a free slot, the second "slow" for the first.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(started).toHaveLength(2);
+      while (started.length < 4 || releases.length > 0) {
+        await vi.waitFor(() => expect(releases.length).toBeGreaterThan(0), { timeout: 5000 });
+        releases.shift()!();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(most).toBe(2);
+      expect(mostOfOneKind).toBe(1);
+      expect(started.filter((k) => k === 'slow')).toHaveLength(2);
+    } finally {
+      for (const release of releases) release();
+      await q.stop();
+    }
+  });
+});
