@@ -78,7 +78,7 @@ const GETTING_STARTED = [
   '{% endstepper %}',
   '',
   '```bash',
-  'acme start --port 8080',
+  'acme start --port 8080 # in the foreground',
   '```',
   '',
   '<figure><img src=".gitbook/assets/diagram.png" alt="Architecture diagram"><figcaption><p>How the parts talk</p></figcaption></figure>',
@@ -193,6 +193,11 @@ describe('getChangeRequestPDF', () => {
     const titles = JSON.stringify(outline.map((o) => [o.title, o.items.map((i) => i.title)]));
     expect(titles).toContain('Getting started');
     expect(titles).toContain('Advanced');
+    // The print HTML behind it: code highlighted, the link to the other page's heading in the book.
+    const html = await (await fetch(data.url.replace(/\.pdf$/, ''))).text();
+    expect(html).toMatch(/<span class="hljs-[a-z]+">/);
+    expect(html).toContain(`href="#page-${pages.get('Configuration')}--ports"`);
+    expect(html).toContain(`id="page-${pages.get('Configuration')}--ports"`);
     // The link to configuration.md#ports points inside the PDF (a destination, not a URL).
     let internal = 0;
     for (let n = 1; n <= document.numPages; n++) {
