@@ -46,6 +46,9 @@ describe('configuration', () => {
       QUIRE_TRANSLATION_API_KEY: 'key',
       QUIRE_TRANSLATION_TIMEOUT_MS: '9000',
       QUIRE_TRANSLATION_DEBOUNCE_MS: '0',
+      QUIRE_CHROMIUM_PATH: '/opt/chromium/chrome',
+      QUIRE_PDF_TIMEOUT_MS: '30000',
+      QUIRE_PDF_MAX_PAGES: '50',
     });
     expect(config).toEqual({
       port: 9000,
@@ -73,7 +76,15 @@ describe('configuration', () => {
         timeoutMs: 9000,
       },
       translationDebounceMs: 0,
+      pdf: { chromiumPath: '/opt/chromium/chrome', timeoutMs: 30_000, maxPages: 50 },
     });
+  });
+
+  it('bounds the PDF settings', () => {
+    expect(() => loadConfig({ QUIRE_PDF_MAX_PAGES: '0' })).toThrow('QUIRE_PDF_MAX_PAGES: must be between 1');
+    expect(() => loadConfig({ QUIRE_PDF_TIMEOUT_MS: 'soon' })).toThrow(
+      'QUIRE_PDF_TIMEOUT_MS: expected a whole number',
+    );
   });
 
   it('says what each translation service needs', () => {
