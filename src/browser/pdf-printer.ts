@@ -75,16 +75,7 @@ export class PdfPrinter {
       page.setDefaultTimeout(request.timeoutMs);
       const work = (async () => {
         await page.setContent(request.html, { waitUntil: 'load', timeout: request.timeoutMs });
-        return page.pdf({
-          format: 'A4',
-          printBackground: true,
-          outline: true,
-          tagged: true,
-          displayHeaderFooter: true,
-          headerTemplate: runningHeader(request.title),
-          footerTemplate: FOOTER,
-          margin: { top: '18mm', bottom: '18mm', left: '15mm', right: '15mm' },
-        });
+        return page.pdf(pdfOptions(request.title));
       })();
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -131,6 +122,20 @@ const TEMPLATE_STYLE = 'font-family:system-ui,sans-serif;font-size:8px;color:#66
 
 /** Chromium fills `.pageNumber` and `.totalPages` in the footer of each sheet. */
 const FOOTER = `<div style="${TEMPLATE_STYLE}text-align:right;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
+
+/** How a book is laid out on paper: A4, its outline and tags, the title above, page numbers below. */
+export function pdfOptions(title: string) {
+  return {
+    format: 'A4',
+    printBackground: true,
+    outline: true,
+    tagged: true,
+    displayHeaderFooter: true,
+    headerTemplate: runningHeader(title),
+    footerTemplate: FOOTER,
+    margin: { top: '18mm', bottom: '18mm', left: '15mm', right: '15mm' },
+  };
+}
 
 function runningHeader(title: string): string {
   return `<div style="${TEMPLATE_STYLE}overflow:hidden;white-space:nowrap;text-overflow:ellipsis;">${escapeHtml(title)}</div>`;
