@@ -68,7 +68,7 @@ export async function serve(config: Config, print: (line: string) => void): Prom
   try {
     const report = await migrateToLatest(database);
     const app = await buildApp({ config, database, logger: { level: config.logLevel, stream: logs } });
-    const boot = await bootstrapIfEmpty(config, app.quire.services);
+    const boot = await bootstrapIfEmpty(config, app.quire.services, database);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,3 +1,4 @@
+import type { Db, Tx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { Deps } from '../deps.js';
 import { notFound, unauthorized } from '../errors.js';
@@ -53,11 +54,12 @@ export class TokenService {
     value?: string,
     expiresAt: string | null = null,
     scopes?: readonly string[],
+    db: Db | Tx = this.deps.db,
   ): Promise<IssuedToken> {
     const token = value ?? generateToken();
     const { lookup, hash } = digestToken(token);
     const id = newId();
-    await this.deps.db
+    await db
       .insertInto('api_tokens')
       .values({
         id,

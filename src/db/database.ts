@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
-import { NO_CACHE, ReadCache } from './read-cache.js';
+import { PgChanges } from './pg-changes.js';
+import { QuirePostgresDialect } from './pg-dialect.js';
+import { ReadCache } from './read-cache.js';
 import { QuireSqliteDialect, SqliteChanges } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
@@ -18,7 +20,7 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema the connection uses (tests isolate each file in a fresh one). */
   schema: string | undefined;
-  /** Request-path lookups, cached while the database is unchanged (SQLite only). */
+  /** Request-path lookups, cached while the database is unchanged (by any process). */
   cache: ReadCache;
   close(): Promise<void>;
 }
@@ -57,7 +59,7 @@ function openSqlite(file: string): Database {
     db,
     dialect: 'sqlite',
     schema: undefined,
-    cache: new ReadCache(() => changes.generation()),
+    cache: new ReadCache(changes),
     close: () => db.destroy(),
   };
 }
@@ -80,16 +82,23 @@ async function openPostgres(url: string, schema: string | undefined, poolSize = 
     max: poolSize,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   // The schema the connection really uses (the URL may set a search path). The migrator needs it
   // named: without it, migration tables in any other schema of the cluster count as ours.
-  const effective =
-    schema ?? (await pool.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+  let effective: string | undefined;
+  try {
+    effective =
+      schema ?? (await pool.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const changes = new PgChanges(pool);
+  const db = new Kysely<Tables>({ dialect: new QuirePostgresDialect(pool, changes) });
   return {
     db,
     dialect: 'postgres',
     schema: effective,
-    cache: NO_CACHE,
+    cache: new ReadCache(changes),
     close: () => db.destroy(),
   };
 }

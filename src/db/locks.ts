@@ -10,3 +10,14 @@ export async function lockOrganization(tx: Tx, dialect: Dialect, orgId: string):
   if (dialect === 'postgres') query = query.forUpdate();
   return (await query.executeTakeFirst()) !== undefined;
 }
+
+/**
+ * Serializes commands on one space for the rest of the transaction, for rules that read then
+ * write (the next change request number is the space's highest plus one): on PostgreSQL two
+ * transactions, of one process or of several, would otherwise read the same highest number.
+ */
+export async function lockSpace(tx: Tx, dialect: Dialect, spaceId: string): Promise<boolean> {
+  let query = tx.selectFrom('spaces').select('id').where('id', '=', spaceId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}

@@ -22,6 +22,7 @@ import * as integrationSpacesEvents from './migrations/0019-integration-spaces-e
 import * as translations from './migrations/0020-translations.js';
 import * as conversations from './migrations/0021-conversations.js';
 import * as pdfRenders from './migrations/0022-pdf-renders.js';
+import * as changeCounter from './migrations/0023-change-counter.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-translations': translations,
   '0021-conversations': conversations,
   '0022-pdf-renders': pdfRenders,
+  '0023-change-counter': changeCounter,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
+import { keepPrepared } from './pg-dialect.js';
 import type { ReadCache } from './read-cache.js';
 
 type ParamValue = string | number | null;
@@ -34,6 +35,7 @@ export class PreparedQuery<P extends Record<string, ParamValue>, Row> {
       typeof value === 'string' && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { value },
     );
     this.template = { sql: compiled.sql, query: compiled.query, slots };
+    keepPrepared(compiled.sql);
     return this.template;
   }
 

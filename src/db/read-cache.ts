@@ -2,19 +2,31 @@
  * A cache of the lookups every request repeats (the token, the caller's membership and
  * organization), valid only while the database is unchanged: each entry carries the generation
  * it was read at, and any commit, by this process or another, moves the generation. So a revoked
- * token or a removed member is refused on the very next request. Databases without a cheap
- * change signal (PostgreSQL, several servers) report no generation and are never cached.
+ * token or a removed member is refused on the very next request. SQLite tells through
+ * `PRAGMA data_version` (SqliteChanges), PostgreSQL through a change counter (PgChanges); a
+ * source that cannot tell for now answers no generation, and nothing is cached meanwhile.
  */
+export interface ChangeSource {
+  generation(): string | undefined;
+  /** Brings the generation up to date with every commit made before the call (each request's first step). */
+  sync?(): Promise<void>;
+}
+
 export class ReadCache {
   private readonly entries = new Map<string, { generation: string; value: unknown }>();
 
   constructor(
-    private readonly generation: () => string | undefined,
+    private readonly source: ChangeSource,
     private readonly capacity = 10_000,
   ) {}
 
+  /** Called as a request arrives, before anything it reads. */
+  sync(): Promise<void> | undefined {
+    return this.source.sync?.();
+  }
+
   async read<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const generation = this.generation();
+    const generation = this.source.generation();
     if (generation === undefined) return load();
     const hit = this.entries.get(key);
     if (hit && hit.generation === generation) return hit.value as T;
@@ -33,5 +45,3 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-export const NO_CACHE = new ReadCache(() => undefined);

@@ -27,7 +27,7 @@ export class QuireSqliteDialect implements Dialect {
   ) {}
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new QuireSqliteAdapter();
   }
   createDriver(): Driver {
     return new QuireSqliteDriver(this.sqlite, this.changes);
@@ -38,6 +38,18 @@ export class QuireSqliteDialect implements Dialect {
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
+  }
+}
+
+/**
+ * Kysely takes SQLite for a single-process database and migrates without a lock. Several
+ * processes may open one file (replicas started together): the migrator's transaction, a
+ * BEGIN IMMEDIATE on this driver, is the lock, so one process migrates while the others wait,
+ * then find nothing left to do. SQLite's DDL is transactional, so this is sound.
+ */
+class QuireSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

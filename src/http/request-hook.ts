@@ -34,6 +34,9 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
   app.decorateRequest('actor', null as never);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Before anything is read: what this request finds in the read cache is then no older than
+    // the database was when it arrived, whichever process made the last change.
+    await deps.database.cache.sync();
     reply.header('X-Request-Id', request.id);
     if (request.headers.origin) {
       reply.header('Access-Control-Allow-Origin', '*');

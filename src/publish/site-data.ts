@@ -38,19 +38,20 @@ const byPosition = (a: { position: number; id: string }, b: { position: number; 
   Number(a.position) - Number(b.position) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * Every request to a site reads its structure. On SQLite that is five point queries, kept in the
- * database's ReadCache until the next commit (by this process or another), so a change to the
- * site, its structure or its spaces shows on the very next request all the same. PostgreSQL has
- * no such cache, and each query is a round trip: there it is one statement instead.
+ * Every request to a site reads its structure, kept in the database's ReadCache until the next
+ * commit (by this process or another), so a change to the site, its structure or its spaces
+ * shows on the very next request all the same. On SQLite a miss is five point queries; on
+ * PostgreSQL, where each query is a round trip, one statement.
  */
 export function loadPublishedSite(
   database: Pick<Database, 'db' | 'dialect' | 'cache'>,
   where: SiteWhere,
 ): Promise<PublishedSite | undefined> {
   const { db, dialect, cache } = database;
-  if (dialect === 'postgres') return readPublishedSitePg(db, where);
   const key = 'id' in where ? `published-site:id:${where.id}` : `published-site:host:${where.hostname}`;
-  return cache.read(key, () => readPublishedSite(db, where));
+  return cache.read(key, () =>
+    dialect === 'postgres' ? readPublishedSitePg(db, where) : readPublishedSite(db, where),
+  );
 }
 
 type SiteWhere = { id: string } | { hostname: string };

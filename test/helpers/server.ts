@@ -71,7 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     jobs: options.worker ? { pollMs: 50 } : false,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const boot = await bootstrapIfEmpty(config, app.quire.services);
+  const boot = await bootstrapIfEmpty(config, app.quire.services, database);
   if (!boot?.generatedToken) throw new Error('test server bootstrap did not issue a token');
   const admin = await app.quire.services.users.findByEmail(boot.email);
   await app.listen({ port, host: '127.0.0.1' });

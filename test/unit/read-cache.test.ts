@@ -15,7 +15,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('read cache', () => {
   it('serves a hit only while the generation is unchanged', async () => {
     let generation = 'a';
-    const cache = new ReadCache(() => generation);
+    const cache = new ReadCache({ generation: () => generation });
     let loads = 0;
     const load = async () => ({ n: ++loads });
     expect(await cache.read('k', load)).toEqual({ n: 1 });
@@ -29,7 +29,7 @@ describe('read cache', () => {
   });
 
   it('never caches without a generation', async () => {
-    const cache = new ReadCache(() => undefined);
+    const cache = new ReadCache({ generation: () => undefined });
     let loads = 0;
     await cache.read('k', async () => ++loads);
     await cache.read('k', async () => ++loads);

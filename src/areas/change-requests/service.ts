@@ -4,6 +4,7 @@ import type { ContentAction } from '../../auth/content-policy.js';
 import { validateDocument } from '../../content/validate-document.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, paginate, type SortKey } from '../../db/keyset.js';
+import { lockSpace } from '../../db/locks.js';
 import type { ChangeRequestStatus, ChangeRequestsTable, UsersTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
@@ -102,6 +103,7 @@ export class ChangeRequestsService {
     }
     const id = newId();
     await this.deps.db.transaction().execute(async (tx) => {
+      await lockSpace(tx, this.deps.dialect, spaceId);
       const now = this.deps.clock.now().toISOString();
       const last = await tx
         .selectFrom('change_requests')

@@ -5,6 +5,7 @@ import { contentAllows } from '../../auth/content-policy.js';
 import type { MemberRole } from '../../auth/roles.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
+import { lockSpace } from '../../db/locks.js';
 import type {
   ChangeRequestsTable,
   CommentReactionsTable,
@@ -130,6 +131,7 @@ export class CommentsService {
     }
     const id = newId();
     await this.deps.db.transaction().execute(async (tx) => {
+      await lockSpace(tx, this.deps.dialect, access.space.id);
       const now = this.now();
       const last = await tx
         .selectFrom('comments')
@@ -248,6 +250,7 @@ export class CommentsService {
     const body = markdownOfBody(input.body, 'body.body');
     const id = newId();
     await this.deps.db.transaction().execute(async (tx) => {
+      await lockSpace(tx, this.deps.dialect, access.space.id);
       const now = this.now();
       const last = await tx
         .selectFrom('comment_replies')
