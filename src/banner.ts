@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { BootstrapResult } from './bootstrap.js';
 import { chromiumSource } from './browser/chromium.js';
 import type { Config } from './config.js';
+import { describeS3 } from './content/s3-blob-store.js';
 
 export interface BannerFacts {
   config: Config;
@@ -42,7 +43,7 @@ export function startupBanner({ config, listening, version, migrations, boot }: 
 }
 
 function describeStore(config: Config): string {
-  const files = `files in ${config.dataDir}`;
+  const files = config.s3 ? `files in ${describeS3(config.s3)}` : `files in ${config.dataDir}`;
   if (!config.databaseUrl) return `SQLite database ${path.join(config.dataDir, 'quire.db')}, ${files}`;
   // Never print the password: only where the database is.
   const url = new URL(config.databaseUrl);

@@ -51,6 +51,26 @@ export interface Config {
   translationDebounceMs: number;
   /** Printing change requests and spaces as PDF (src/areas/pdf). */
   pdf: PdfConfig;
+  /**
+   * Where uploaded files go when several Quire processes share them: an S3-compatible bucket.
+   * Undefined: files under `dataDir/blobs`.
+   */
+  s3: S3Config | undefined;
+}
+
+/** QUIRE_S3_*: the bucket files are stored in (src/content/s3-blob-store.ts). */
+export interface S3Config {
+  bucket: string;
+  /** Base URL of an S3-compatible server; undefined: AWS S3 in `region`. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither; neither: the AWS SDK's default credential chain (environment, profile, role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** Key prefix without leading or trailing slashes; '' for none. */
+  prefix: string;
+  /** `http://endpoint/bucket/key` rather than `http://bucket.endpoint/key`. */
+  forcePathStyle: boolean;
 }
 
 export interface PdfConfig {
@@ -267,6 +287,92 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: integer(env, 'QUIRE_PDF_TIMEOUT_MS', 120_000, 1000, 30 * 60_000),
       maxPages: integer(env, 'QUIRE_PDF_MAX_PAGES', 500, 1, 100_000),
     },
+    s3: s3Config(env),
+  };
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['true', 'on', 'yes', '1'].includes(lower)) return true;
+  if (['false', 'off', 'no', '0'].includes(lower)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** AWS's rules for new bucket names, which S3-compatible servers follow too. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** Key prefix segments: the characters S3 calls safe in keys. */
+const PREFIX_SEGMENT = /^[A-Za-z0-9!_.*'()-]+$/;
+
+function s3Config(env: Env): S3Config | undefined {
+  const bucket = read(env, 'QUIRE_S3_BUCKET');
+  if (bucket === undefined) {
+    // A setting without the bucket would silently keep files on local disk, which a deployment of
+    // several processes cannot share: say so instead.
+    const stray = Object.keys(env).find(
+      (name) => name.startsWith('QUIRE_S3_') && read(env, name) !== undefined,
+    );
+    if (stray !== undefined)
+      throw new ConfigError(
+        'QUIRE_S3_BUCKET',
+        `is needed when ${stray} is set (files stay on local disk without it)`,
+      );
+    return undefined;
+  }
+  if (!BUCKET.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(
+      'QUIRE_S3_BUCKET',
+      `"${bucket}" is not a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit`,
+    );
+  }
+
+  const endpointRaw = read(env, 'QUIRE_S3_ENDPOINT');
+  const endpoint = endpointRaw === undefined ? undefined : httpUrl('QUIRE_S3_ENDPOINT', endpointRaw);
+  if (endpoint !== undefined) {
+    const url = new URL(endpoint);
+    // The banner and error messages show the endpoint: keys belong in their own variables.
+    if (url.username || url.password)
+      throw new ConfigError(
+        'QUIRE_S3_ENDPOINT',
+        'must not contain credentials; set QUIRE_S3_ACCESS_KEY_ID and QUIRE_S3_SECRET_ACCESS_KEY',
+      );
+  }
+
+  const region = read(env, 'QUIRE_S3_REGION') ?? 'us-east-1';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region))
+    throw new ConfigError('QUIRE_S3_REGION', `"${region}" is not a region name such as us-east-1`);
+
+  const accessKeyId = read(env, 'QUIRE_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'QUIRE_S3_SECRET_ACCESS_KEY');
+  if (accessKeyId !== undefined && secretAccessKey === undefined)
+    throw new ConfigError('QUIRE_S3_SECRET_ACCESS_KEY', 'is needed with QUIRE_S3_ACCESS_KEY_ID');
+  if (secretAccessKey !== undefined && accessKeyId === undefined)
+    throw new ConfigError('QUIRE_S3_ACCESS_KEY_ID', 'is needed with QUIRE_S3_SECRET_ACCESS_KEY');
+
+  const prefix = (read(env, 'QUIRE_S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '');
+  if (
+    prefix !== '' &&
+    (prefix.length > 512 ||
+      prefix
+        .split('/')
+        .some((segment) => !PREFIX_SEGMENT.test(segment) || segment === '.' || segment === '..'))
+  ) {
+    throw new ConfigError(
+      'QUIRE_S3_PREFIX',
+      `"${prefix.slice(0, 80)}" is not a key prefix: up to 512 characters of letters, digits and !_.*'()- in segments separated by single slashes`,
+    );
+  }
+
+  return {
+    bucket,
+    endpoint,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    prefix,
+    // Virtual-host addressing needs a DNS name per bucket, which S3-compatible servers rarely have.
+    forcePathStyle: boolean(env, 'QUIRE_S3_FORCE_PATH_STYLE', endpoint !== undefined),
   };
 }
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { AgentInstructionsService } from './areas/agent-instructions/service.js';
 import { ContentWriteService } from './areas/change-requests/content-writes.js';
 import { MergeService } from './areas/change-requests/merging.js';
@@ -53,7 +52,8 @@ import { sessionCookie } from './auth/session-cookie.js';
 import { TokenService } from './auth/token-service.js';
 import { chromiumSource, findChromium } from './browser/chromium.js';
 import { PdfPrinter } from './browser/pdf-printer.js';
-import { type BlobStore, FileBlobStore } from './content/blob-store.js';
+import type { BlobStore } from './content/blob-store.js';
+import { createBlobStore } from './content/s3-blob-store.js';
 import { ContentStore } from './content/store.js';
 import type { Deps } from './deps.js';
 import { OutboundClient } from './http/outbound.js';
@@ -145,7 +145,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.tokens = new TokenService(deps);
   s.jobs = new JobQueue(deps, queue);
   s.store = new ContentStore();
-  s.blobs = new FileBlobStore(path.join(deps.config.dataDir, 'blobs'));
+  s.blobs = createBlobStore(deps.config);
   s.outbound = new OutboundClient({ allow: deps.config.outboundAllow });
   s.openapi = new OpenApiService(deps, {
     authz: s.authz,

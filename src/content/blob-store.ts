@@ -4,7 +4,9 @@ import path from 'node:path';
 
 /**
  * Where uploaded files live: content-addressed by SHA-256, so the same bytes are stored once
- * however many spaces and revisions use them. An S3-compatible store can implement this later.
+ * however many spaces and revisions use them. Two stores implement it: `FileBlobStore` below (a
+ * local directory) and `S3BlobStore` (src/content/s3-blob-store.ts: an S3-compatible bucket
+ * several Quire processes share); `createBlobStore` there picks one from the configuration.
  */
 export interface BlobStore {
   /** Idempotent: the same bytes give the same hash and are stored once. */
@@ -23,8 +25,11 @@ export function blobHash(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** A hash becomes part of a file path: anything but 64 lowercase hex could walk out of the root. */
-function assertHash(hash: string): void {
+/**
+ * A hash becomes part of a file path or object key: anything but 64 lowercase hex could walk out
+ * of the root. Every store checks it before touching its storage.
+ */
+export function assertHash(hash: string): void {
   if (typeof hash !== 'string' || !HASH.test(hash)) {
     throw new RangeError(
       `Invalid blob hash "${String(hash).slice(0, 80)}": expected 64 lowercase hex characters`,

@@ -74,16 +74,16 @@ class QuirePostgresConnection implements DatabaseConnection {
     const name = named.get(sql);
     const values = [...compiledQuery.parameters];
     const result = await this.client.query(name ? { name, text: sql, values } : { text: sql, values });
-    if (!isRead(sql)) {
+    const { command, rowCount, rows } = result;
+    const dml = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+    // A statement that changed no row changes nothing cached: the job worker's polls (an insert
+    // that conflicts, a claim that finds nothing) must not empty every process's cache.
+    if (!isRead(sql) && (!dml || (rowCount ?? 0) > 0)) {
       if (this.inTransaction) this.wrote = true;
       else await this.announce();
     }
-    const { command, rowCount, rows } = result;
     return {
-      numAffectedRows:
-        command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
-          ? BigInt(rowCount ?? 0)
-          : undefined,
+      numAffectedRows: dml ? BigInt(rowCount ?? 0) : undefined,
       rows: (rows ?? []) as R[],
     };
   }

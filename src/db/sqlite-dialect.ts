@@ -102,8 +102,12 @@ class QuireSqliteConnection implements DatabaseConnection {
     const statement = this.statement(compiledQuery.sql);
     const parameters = compiledQuery.parameters as unknown[];
     if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
-    this.changes.localWrites++;
     const { changes, lastInsertRowid } = statement.run(parameters);
+    // A statement that changed no row changes nothing cached (the job worker's polls); schema
+    // changes report none, so only row statements are taken at their word.
+    if (changes > 0 || !/^\s*(insert|update|delete|replace)\b/i.test(compiledQuery.sql)) {
+      this.changes.localWrites++;
+    }
     return Promise.resolve({
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),

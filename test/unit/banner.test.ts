@@ -56,6 +56,32 @@ describe('start-up banner', () => {
     expect(text).not.toContain('token');
   });
 
+  it('says which bucket files are stored in, never its keys', () => {
+    const banner = (env: Record<string, string>) =>
+      startupBanner({
+        config: loadConfig({ QUIRE_DATA_DIR: '/srv/quire', ...env }),
+        listening: 'x',
+        version: '1',
+        migrations: [],
+        boot: undefined,
+      }).join('\n');
+    const text = banner({
+      QUIRE_S3_BUCKET: 'docs-files',
+      QUIRE_S3_PREFIX: 'quire/blobs',
+      QUIRE_S3_ENDPOINT: 'http://minio.internal:9000',
+      QUIRE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      QUIRE_S3_SECRET_ACCESS_KEY: 'very-secret-key',
+    });
+    expect(text).toContain(
+      'SQLite database /srv/quire/quire.db, files in s3://docs-files/quire/blobs at http://minio.internal:9000',
+    );
+    expect(text).not.toContain('AKIAEXAMPLE');
+    expect(text).not.toContain('very-secret-key');
+    expect(banner({ QUIRE_S3_BUCKET: 'docs-files', QUIRE_S3_REGION: 'eu-west-1' })).toContain(
+      'files in s3://docs-files (AWS S3, eu-west-1)',
+    );
+  });
+
   it('does not print a token given through QUIRE_ADMIN_TOKEN', () => {
     const config = loadConfig({ QUIRE_ADMIN_TOKEN: 'given-token-0123456789abcdef0123456789' });
     const text = startupBanner({

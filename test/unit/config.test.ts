@@ -49,6 +49,13 @@ describe('configuration', () => {
       QUIRE_CHROMIUM_PATH: '/opt/chromium/chrome',
       QUIRE_PDF_TIMEOUT_MS: '30000',
       QUIRE_PDF_MAX_PAGES: '50',
+      QUIRE_S3_BUCKET: 'quire-files',
+      QUIRE_S3_ENDPOINT: 'https://s3.internal:9000/',
+      QUIRE_S3_REGION: 'eu-central-1',
+      QUIRE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      QUIRE_S3_SECRET_ACCESS_KEY: 'secret/key+example',
+      QUIRE_S3_PREFIX: '/docs/blobs/',
+      QUIRE_S3_FORCE_PATH_STYLE: 'false',
     });
     expect(config).toEqual({
       port: 9000,
@@ -77,7 +84,88 @@ describe('configuration', () => {
       },
       translationDebounceMs: 0,
       pdf: { chromiumPath: '/opt/chromium/chrome', timeoutMs: 30_000, maxPages: 50 },
+      s3: {
+        bucket: 'quire-files',
+        endpoint: 'https://s3.internal:9000',
+        region: 'eu-central-1',
+        accessKeyId: 'AKIAEXAMPLE',
+        secretAccessKey: 'secret/key+example',
+        prefix: 'docs/blobs',
+        forcePathStyle: false,
+      },
     });
+  });
+
+  it('keeps files on local disk unless QUIRE_S3_BUCKET is set', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ QUIRE_S3_BUCKET: '' }).s3).toBeUndefined();
+  });
+
+  it('stores files in S3 with defaults for everything but the bucket', () => {
+    // AWS itself: virtual-host addressing, the SDK's credential chain.
+    expect(loadConfig({ QUIRE_S3_BUCKET: 'quire' }).s3).toEqual({
+      bucket: 'quire',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      prefix: '',
+      forcePathStyle: false,
+    });
+    // An S3-compatible server: path-style addressing unless told otherwise.
+    const compatible = { QUIRE_S3_BUCKET: 'quire', QUIRE_S3_ENDPOINT: 'http://127.0.0.1:9000' };
+    expect(loadConfig(compatible).s3).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+    });
+    for (const [value, expected] of [
+      ['true', true],
+      ['1', true],
+      ['yes', true],
+      ['FALSE', false],
+      ['0', false],
+      ['off', false],
+    ] as const) {
+      expect(loadConfig({ ...compatible, QUIRE_S3_FORCE_PATH_STYLE: value }).s3?.forcePathStyle).toBe(
+        expected,
+      );
+    }
+    expect(
+      loadConfig({ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_FORCE_PATH_STYLE: 'true' }).s3?.forcePathStyle,
+    ).toBe(true);
+    expect(loadConfig({ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_PREFIX: '/' }).s3?.prefix).toBe('');
+    expect(loadConfig({ QUIRE_S3_BUCKET: 'my.bucket-1', QUIRE_S3_REGION: 'auto' }).s3).toMatchObject({
+      bucket: 'my.bucket-1',
+      region: 'auto',
+    });
+  });
+
+  it('says what is wrong with the S3 settings', () => {
+    const bucket = { QUIRE_S3_BUCKET: 'quire' };
+    expect(() => loadConfig({ QUIRE_S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      'QUIRE_S3_BUCKET: is needed when QUIRE_S3_ENDPOINT is set',
+    );
+    expect(() => loadConfig({ QUIRE_S3_BUCKET: 'Quire_Files' })).toThrow(
+      'QUIRE_S3_BUCKET: "Quire_Files" is not a bucket name',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_ENDPOINT: 'minio:9000' })).toThrow(
+      'QUIRE_S3_ENDPOINT: expected an http or https URL, got "minio:"',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_ENDPOINT: 'http://key:secret@127.0.0.1:9000' })).toThrow(
+      'QUIRE_S3_ENDPOINT: must not contain credentials',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toThrow(
+      'QUIRE_S3_SECRET_ACCESS_KEY: is needed with QUIRE_S3_ACCESS_KEY_ID',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(
+      'QUIRE_S3_ACCESS_KEY_ID: is needed with QUIRE_S3_SECRET_ACCESS_KEY',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_PREFIX: 'a//b' })).toThrow(
+      'QUIRE_S3_PREFIX: "a//b" is not a key prefix',
+    );
+    expect(() => loadConfig({ ...bucket, QUIRE_S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(
+      'QUIRE_S3_FORCE_PATH_STYLE: expected true or false, got "maybe"',
+    );
   });
 
   it('bounds the PDF settings', () => {
@@ -138,6 +226,18 @@ describe('configuration', () => {
     [{ QUIRE_BODY_LIMIT: '10' }, 'QUIRE_BODY_LIMIT'],
     [{ QUIRE_OPENAPI_REFRESH_MINUTES: 'hourly' }, 'QUIRE_OPENAPI_REFRESH_MINUTES'],
     [{ QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '10' }, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS'],
+    [{ QUIRE_S3_PREFIX: 'files' }, 'QUIRE_S3_BUCKET'],
+    [{ QUIRE_S3_BUCKET: 'ab' }, 'QUIRE_S3_BUCKET'],
+    [{ QUIRE_S3_BUCKET: 'a..b' }, 'QUIRE_S3_BUCKET'],
+    [{ QUIRE_S3_BUCKET: '-quire' }, 'QUIRE_S3_BUCKET'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_ENDPOINT: 'ftp://127.0.0.1' }, 'QUIRE_S3_ENDPOINT'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_ENDPOINT: 'http://127.0.0.1:9000/?x=1' }, 'QUIRE_S3_ENDPOINT'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_REGION: 'eu central' }, 'QUIRE_S3_REGION'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' }, 'QUIRE_S3_SECRET_ACCESS_KEY'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_SECRET_ACCESS_KEY: 'secret' }, 'QUIRE_S3_ACCESS_KEY_ID'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_PREFIX: 'a/../b' }, 'QUIRE_S3_PREFIX'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_PREFIX: 'a b' }, 'QUIRE_S3_PREFIX'],
+    [{ QUIRE_S3_BUCKET: 'quire', QUIRE_S3_FORCE_PATH_STYLE: 'sometimes' }, 'QUIRE_S3_FORCE_PATH_STYLE'],
   ];
   it.each(bad)('refuses %j, naming the variable', (env, variable) => {
     let error: unknown;
