@@ -118,6 +118,20 @@ async function run(label: string, databaseUrl: string | null) {
       `  first render: median ${median(renderMs).toFixed(1)} ms, slowest ${slowest.ms.toFixed(1)} ms (${slowest.path}), the very first (the site's root, reading the revision) ${pages[0]!.ms.toFixed(1)} ms; HTML ${htmlKb.toFixed(0)} KB per page on average`,
     );
 
+    const bytes = pages.map((p) => Buffer.byteLength(p.body));
+    log(
+      `  page size: median ${median(bytes)} bytes (${(median(bytes) / 1024).toFixed(1)} KB), largest ${Math.max(...bytes)} bytes`,
+    );
+    // Pages of a large space send a trimmed tree and name the whole one, served once per revision.
+    const treeUrl = /data-tree="([^"]+)"/.exec(pages[0]!.body)?.[1]?.replace(/&amp;/g, '&');
+    if (treeUrl) {
+      const res = await fetch(treeUrl);
+      const tree = await res.arrayBuffer();
+      log(
+        `  whole tree (one fetch per revision): ${(tree.byteLength / 1024).toFixed(0)} KB, ${res.status}, Cache-Control: ${res.headers.get('cache-control')}`,
+      );
+    }
+
     const pagesFile = path.join(dir, 'pages.jsonl');
     // One page a line: all of them in one string would pass V8's limit on string length.
     const file = openSync(pagesFile, 'w');

@@ -2,8 +2,7 @@ import type { PageIndex } from '../areas/content/page-index.js';
 import type { PageNode } from '../content/tree.js';
 import type { SiteSectionGroupsTable } from '../db/tables.js';
 import type { SiteAddresses } from './addresses.js';
-import { type ComputedReference, referenceHref } from './api-reference.js';
-import type { NavLink, SectionNavItem, TreeItem } from './render/model.js';
+import type { NavLink, SectionNavItem } from './render/model.js';
 import { defaultSectionOf, type SiteLocation, siteSpaceHref, type VisibleSite } from './site-routing.js';
 
 /** URL of a page inside a site space: its root for the space's first page. */
@@ -73,61 +72,6 @@ export function variantNav(
     href: siteSpaceHref(addresses, visible.published, s),
     active: s.id === location.siteSpace.id,
   }));
-}
-
-/** The sidebar: the space's page tree without hidden pages, the active branch open. */
-export function pageTree(
-  index: PageIndex,
-  spaceRoot: string,
-  active: PageNode | undefined,
-  first: PageNode | undefined,
-  /** Whether the visitor may see a page (its adaptive condition); all by default. */
-  shows: (page: PageNode) => boolean = () => true,
-  /** Computed pages whose specification is processed, and the reference page being read. */
-  computed: { references: Map<string, ComputedReference>; activeSlug?: string | undefined } = {
-    references: new Map(),
-  },
-): TreeItem[] {
-  const activeBranch = new Set<string>();
-  for (let p = active; p; p = p.parent ? index.content.pages.get(p.parent) : undefined)
-    activeBranch.add(p.id);
-  const build = (parent: string | null): TreeItem[] =>
-    index
-      .childrenOf(parent)
-      .filter((p) => !p.hidden && shows(p))
-      .flatMap((p): TreeItem[] => {
-        if (p.type === 'computed') {
-          // A reference stands in its entry's place, its pages side by side as GitBook lists
-          // them; one whose specification is not processed yet has nothing to show.
-          const reference = computed.references.get(p.id);
-          if (!reference) return [];
-          return reference.pages.map((page) => ({
-            kind: 'document',
-            title: page.title,
-            href: referenceHref(spaceRoot, index, reference, page),
-            active: p.id === active?.id && page.slug === computed.activeSlug,
-            open: false,
-            children: [],
-          }));
-        }
-        const item: TreeItem = {
-          kind: p.type === 'group' ? 'group' : p.type === 'link' ? 'link' : 'document',
-          title: p.linkTitle ?? p.title,
-          emoji: p.emoji,
-          active: p.id === active?.id,
-          open: activeBranch.has(p.id),
-          children: build(p.id),
-        };
-        if (p.type === 'document') item.href = pageHref(spaceRoot, index, p, first);
-        else if (p.type === 'link' && p.href) item.href = p.href;
-        else if (p.type === 'link' && p.target?.kind === 'anchor' && p.target.page && !p.target.space) {
-          const target = index.content.pages.get(p.target.page);
-          if (target?.type === 'document')
-            item.href = `${pageHref(spaceRoot, index, target, first)}#${encodeURIComponent(p.target.anchor)}`;
-        }
-        return [item];
-      });
-  return build(null);
 }
 
 /** Previous and next documents in reading order. */

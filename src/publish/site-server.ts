@@ -31,18 +31,11 @@ import { type DocumentExtrasNeeds, documentExtras } from './document-extras.js';
 import { SITE_ASSETS } from './render/assets.js';
 import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
+import { renderTree } from './render/navigation-html.js';
 import { renderLlmsTxt, renderRobots, renderSitemap } from './render/site-files.js';
 import { SHARE_KEY_PARAM } from './share-keys.js';
 import { loadPublishedSite, type PublishedSite, previewSite, type SiteSpaceRow } from './site-data.js';
-import {
-  breadcrumbs,
-  firstDocument,
-  neighbours,
-  pageHref,
-  pageTree,
-  sectionNav,
-  variantNav,
-} from './site-frame.js';
+import { breadcrumbs, firstDocument, neighbours, pageHref, sectionNav, variantNav } from './site-frame.js';
 import { lookOf, mergedCustomization } from './site-look.js';
 import {
   firstVisible,
@@ -53,7 +46,9 @@ import {
   visibleParts,
 } from './site-routing.js';
 import { SiteSearch } from './site-search.js';
+import { sidebarTree, type TreeSource, wholeTree } from './site-tree.js';
 import { loadSpecDocuments, specKey } from './spec-documents.js';
+import { TREE_SEGMENT, TreeFragments } from './tree-fragment.js';
 import { cookieName, decideAccess, parseCookies, presentedBy, TOKEN_PARAM } from './visitor-access.js';
 import type { VisitorClaims } from './visitor-token.js';
 
@@ -111,10 +106,12 @@ export class SiteServer {
   /**
    * The content each space row shows. A row object comes back from `loadPublishedSite` only while
    * the database is unchanged (its ReadCache), so the same object always means the same revision;
-   * without that cache (PostgreSQL) every request reads fresh rows and this never hits.
+   * while that cache is off (PostgreSQL's change counter unreadable) rows are fresh and this never hits.
    */
   private readonly opened = new WeakMap<SpacesTable, OpenContent>();
   private readonly etags = new Lru<string, string>(8192);
+  /** The whole page trees that trimmed pages name (see tree-fragment.ts). */
+  private readonly trees = new TreeFragments();
 
   constructor(
     private readonly deps: Deps,
@@ -189,6 +186,7 @@ export class SiteServer {
     if (segments.length === 1 && segments[0] === 'sitemap.xml') return this.sitemap(visible);
     if (segments.length === 1 && segments[0] === 'llms.txt') return this.llms(visible, common, claims);
     if (segments[0] === '~search') return this.searchIn(visible, request.query.get('q') ?? '', common);
+    if (segments[0] === TREE_SEGMENT) return this.treeFragment(request, segments, visible, claims, common);
 
     let markdownView = false;
     const last = segments[segments.length - 1];
@@ -324,13 +322,64 @@ export class SiteServer {
 
   /** A page's ETag: a digest of what it depends on, computed once per combination. */
   private etagOf(parts: string[]): string {
+    return `"${this.digestOf(parts)}"`;
+  }
+
+  private digestOf(parts: string[]): string {
     const key = parts.join('\0');
-    let etag = this.etags.get(key);
-    if (etag === undefined) {
-      etag = `"${digest(key)}"`;
-      this.etags.set(key, etag);
+    let value = this.etags.get(key);
+    if (value === undefined) {
+      value = digest(key);
+      this.etags.set(key, value);
     }
-    return etag;
+    return value;
+  }
+
+  /** The key of a site space's whole tree as this visitor sees it (see tree-fragment.ts). */
+  private treeKey(visible: VisibleSite, claims: VisitorClaims, siteSpace: SiteSpaceRow): string {
+    return this.digestOf([
+      VERSION,
+      TREE_SEGMENT,
+      visible.published.fingerprint,
+      visible.key,
+      claimsKey(claims),
+      siteSpace.id,
+    ]);
+  }
+
+  /** `~tree/{siteSpaceId}/{key}`: the whole tree of a site space, when the key is the visitor's. */
+  private async treeFragment(
+    request: SiteRequest,
+    segments: string[],
+    visible: VisibleSite,
+    claims: VisitorClaims,
+    common: { protectedSite: boolean },
+  ): Promise<SiteResponse> {
+    const siteSpace =
+      segments.length === 3 ? visible.siteSpaces.find((s) => s.id === segments[1]) : undefined;
+    // Another revision's key (a page loaded before a merge) or another visitor's: the script
+    // then follows the link it was opening instead.
+    if (!siteSpace || segments[2] !== this.treeKey(visible, claims, siteSpace))
+      return this.status(404, 'This navigation is out of date: reload the page.');
+    return this.trees.respond({
+      key: segments[2],
+      personal: common.protectedSite || claimsKey(claims) !== '',
+      ifNoneMatch: request.headers.ifNoneMatch,
+      headers: this.htmlHeaders({ noindex: true }),
+      render: async () => {
+        const open = await this.openPublished(siteSpace.space);
+        const view = new VisitorView(claims, open.snapshot.content);
+        return renderTree(
+          wholeTree({
+            index: open.index,
+            spaceRoot: siteSpaceHref(this.addresses, visible.published, siteSpace),
+            first: firstDocumentOf(open.index),
+            shows: (p) => view.shows(p),
+            references: await this.referencesOf(visible.published, open),
+          }),
+        );
+      },
+    });
   }
 
   private async openPublished(space: SpacesTable): Promise<OpenContent> {
@@ -466,7 +515,7 @@ export class SiteServer {
     page: PageNode | undefined,
     noindex: boolean,
     view: VisitorView,
-    computed?: Parameters<typeof pageTree>[5],
+    computed?: { references: TreeSource['references']; activeSlug?: string | undefined },
   ): SiteFrame {
     const { published } = visible;
     const spaceRoot = siteSpaceHref(this.addresses, published, location.siteSpace);
@@ -485,11 +534,37 @@ export class SiteServer {
       look: lookOf(customization, hrefOf),
       sections: sectionNav(this.addresses, visible, location),
       variants: variantNav(this.addresses, visible, location),
-      tree: pageTree(open.index, spaceRoot, page, first, (p) => view.shows(p), computed),
+      ...this.sidebar(visible, location.siteSpace, open, spaceRoot, page, view, computed),
       searchHref: this.addresses.at(published.site, '~search'),
       assetsHref: this.addresses.at(published.site, '~assets'),
       noindex,
       lang: open.space.language ?? 'en',
+    };
+  }
+
+  /** The tree a page sends, and where the whole one is when that is trimmed. */
+  private sidebar(
+    visible: VisibleSite,
+    siteSpace: SiteSpaceRow,
+    open: OpenContent,
+    spaceRoot: string,
+    page: PageNode | undefined,
+    view: VisitorView,
+    computed: { references: TreeSource['references']; activeSlug?: string | undefined } | undefined,
+  ): Pick<SiteFrame, 'tree' | 'treeHref'> {
+    const source: TreeSource = {
+      index: open.index,
+      spaceRoot,
+      first: firstDocumentOf(open.index),
+      shows: (p) => view.shows(p),
+      references: computed?.references ?? new Map(),
+    };
+    const { items, trimmed } = sidebarTree(source, { page, referenceSlug: computed?.activeSlug });
+    if (!trimmed) return { tree: items };
+    const key = this.treeKey(visible, view.claims, siteSpace);
+    return {
+      tree: items,
+      treeHref: this.addresses.at(visible.published.site, TREE_SEGMENT, siteSpace.id, key),
     };
   }
 

@@ -5,6 +5,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/browser/chromium.js';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
+import { type Change, newChangeRequest, write } from '../helpers/content.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { docsSpace, publishedSite } from '../helpers/sites.js';
@@ -95,6 +96,106 @@ describe('a public site in the browser', () => {
 
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+});
+
+/**
+ * A space too large to send its tree in every page: 12 sections of 5 pages, and a catalog of
+ * 150 items side by side. Answers the published site's root.
+ */
+async function largeSite(): Promise<string> {
+  const space = (await owner.api.orgs.createSpace(orgId, { title: 'Large docs' })).data.id;
+  const crId = await newChangeRequest(owner.api, space, 'Seed');
+  const insert = (title: string, slug: string, extra: Record<string, unknown> = {}): Change => ({
+    operation: 'insert_page',
+    title,
+    slug,
+    document: { markdown: `All about ${title}.` },
+    ...extra,
+  });
+  const top: Change[] = [insert('Home', 'home')];
+  for (let s = 0; s < 12; s++) top.push(insert(`Section ${s}`, `s${s}`, { ref: `s${s}` }));
+  top.push(insert('Catalog', 'catalog', { ref: 'catalog' }));
+  const ids = new Map<string, string>();
+  for (const change of (await write(owner.api, space, crId, top)).changes)
+    if (change.ref && typeof change.page === 'object') ids.set(change.ref, change.page.id);
+  const below: Change[] = [];
+  for (let s = 0; s < 12; s++)
+    for (let p = 0; p < 5; p++) below.push(insert(`Page ${s}.${p}`, `p${p}`, { into: ids.get(`s${s}`) }));
+  for (let i = 0; i < 150; i++) below.push(insert(`Item ${i}`, `item-${i}`, { into: ids.get('catalog') }));
+  for (let at = 0; at < below.length; at += 50) await write(owner.api, space, crId, below.slice(at, at + 50));
+  await owner.api.spaces.mergeChangeRequest(space, crId);
+  return rootOf(await publishedSite(owner, orgId, [space], SiteVisibility.Public, 'Large'));
+}
+
+describe('the tree of a large space in the browser', () => {
+  it('lists the children of a closed branch, and the rest of a long list, from the whole tree', async () => {
+    const root = await largeSite();
+    const page = await fresh();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const fragments: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/~tree/')) fragments.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${root}s2/p1`);
+    const nav = page.getByRole('navigation', { name: 'Pages', exact: true });
+    // Sent closed: no pages of section 7 in the page.
+    expect(await nav.getByRole('link', { name: 'Page 7.0' }).count()).toBe(0);
+    const toggle = nav.getByRole('button', { name: 'Section 7: show or hide pages' });
+    const before = (await toggle.boundingBox())!.y;
+    await toggle.click();
+    await nav.getByRole('link', { name: 'Page 7.0' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Page 7.4' }).isVisible()).toBe(true);
+    expect(page.url()).toBe(`${root}s2/p1`);
+    expect(fragments).toHaveLength(1);
+    expect(fragments[0]).toMatch(/^200 /);
+    // The current page is still marked, its branch still open, the branch opened where it was.
+    expect(await nav.locator('[aria-current="page"]').textContent()).toBe('Page 2.1');
+    expect(await nav.getByRole('link', { name: 'Page 2.4' }).isVisible()).toBe(true);
+    const opened = nav.getByRole('button', { name: 'Section 7: show or hide pages' });
+    expect(await opened.getAttribute('aria-expanded')).toBe('true');
+    expect(Math.abs((await opened.boundingBox())!.y - before)).toBeLessThan(2);
+    // The whole tree's branches open and close as a small tree's do.
+    await nav.getByRole('button', { name: 'Section 9: show or hide pages' }).click();
+    expect(await nav.getByRole('link', { name: 'Page 9.3' }).isVisible()).toBe(true);
+    await opened.click();
+    expect(await nav.getByRole('link', { name: 'Page 7.0' }).isVisible()).toBe(false);
+    await page.context().close();
+
+    // A long list shows a window around the current page; "more" lists the rest in place.
+    const wide = await fresh();
+    wide.on('pageerror', (error) => errors.push(error.message));
+    await wide.goto(`${root}catalog/item-100`);
+    const list = wide.getByRole('navigation', { name: 'Pages', exact: true });
+    expect(await list.getByRole('link', { name: 'Item 0', exact: true }).count()).toBe(0);
+    const more = list.getByRole('link', { name: /^\d+ more pages$/ }).first();
+    const next = (await more.getAttribute('href'))!;
+    const at = (await more.boundingBox())!.y;
+    await more.click();
+    await list.getByRole('link', { name: 'Item 0', exact: true }).waitFor();
+    // The first page the entry stood for is where the entry was.
+    const shown = list.locator(`a[href="${next}"]`);
+    expect(Math.abs((await shown.boundingBox())!.y - at)).toBeLessThan(2);
+    expect(wide.url()).toBe(`${root}catalog/item-100`);
+    expect(await list.locator('[aria-current="page"]').textContent()).toBe('Item 100');
+    await wide.screenshot({ path: path.join(OUTPUT, 'published-site-large-tree.png') });
+    await wide.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('follows the links of a closed branch without script', async () => {
+    const root = await largeSite();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    await page.goto(`${root}s2/p1`);
+    const nav = page.getByRole('navigation', { name: 'Pages', exact: true });
+    await nav.getByRole('link', { name: 'Section 7', exact: true }).click();
+    await page.waitForURL(`${root}s7`);
+    await nav.getByRole('link', { name: 'Page 7.3' }).click();
+    await page.waitForURL(`${root}s7/p3`);
+    await context.close();
   });
 });
 

@@ -2,12 +2,14 @@
  * The site's only script: plain browser JavaScript (ES2020), no dependencies, nothing loaded
  * from anywhere. It is included in `<head>` without `defer` (it is small and cached by hash),
  * so the stored theme is applied before the first paint; everything else waits for the DOM.
- * Pages work without it: tabs show stacked, the tree shows the open branch, dropdowns are
- * `<details>`.
+ * Pages work without it: tabs show stacked, the tree shows the open branch (a closed branch of
+ * a large space links to its page, where it is open), dropdowns are `<details>`.
  *
  * It inserts data (search results) only through `textContent` and DOM properties, never as
- * HTML, and follows only http(s) result links. It may be inlined in a page, so it never holds
- * the text of a closing script tag or an HTML comment opener.
+ * HTML, and follows only http(s) result links. The one HTML it parses is the site's own page
+ * tree, rendered by the same server for the same site and fetched from the same origin (see
+ * initTree). It may be inlined in a page, so it never holds the text of a closing script tag
+ * or an HTML comment opener.
  */
 (() => {
   // biome-ignore lint/suspicious/noRedundantUseStrict: a classic script, not a module: strict only if asked
@@ -383,16 +385,191 @@
     });
   }
 
+  /*
+   * The page tree. A page of a large space sends a trimmed tree: closed branches without their
+   * children (`data-tree-closed` toggles), long lists cut to a window around the current page
+   * with "N more pages" entries (`data-tree-more`). The sidebar's `data-tree` names the whole
+   * tree: an HTML fragment rendered by this same server for this revision, fetched from the
+   * same origin (a URL that never changes meaning, so the browser keeps it). It is fetched
+   * when the visitor opens a closed branch or asks for more pages (and warmed as soon as the
+   * pointer or the focus enters the sidebar), parsed with DOMParser (an inert document: no
+   * script runs, nothing loads), and put in place of the page's tree with the same branches
+   * open, the current page marked and the clicked entry where it was on screen. Parsing HTML
+   * is safe here only because it is our own server's markup for the page's own site, like the
+   * page itself; data from elsewhere (search results) is never parsed as HTML.
+   */
+  function rowLink(row) {
+    return row ? row.querySelector(':scope > a') : null;
+  }
+
+  function setBranch(button, open) {
+    const children = doc.getElementById(button.getAttribute('aria-controls'));
+    button.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (children) children.hidden = !open;
+  }
+
   function initTree() {
-    each(doc.querySelectorAll('.tree-toggle'), (button) => {
-      button.hidden = false;
-      button.addEventListener('click', () => {
-        const children = doc.getElementById(button.getAttribute('aria-controls'));
-        const open = button.getAttribute('aria-expanded') !== 'true';
-        button.setAttribute('aria-expanded', open ? 'true' : 'false');
-        if (children) children.hidden = !open;
+    const sidebar = doc.getElementById('Sidebar');
+    const source = sidebar?.getAttribute('data-tree');
+    let whole = null;
+
+    function load() {
+      if (!whole) {
+        whole = fetch(source, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+          .then((response) => {
+            if (!response.ok) throw new Error('navigation not available');
+            return response.text();
+          })
+          .then((text) => {
+            const tree = new DOMParser().parseFromString(text, 'text/html').querySelector('body > ul.tree');
+            if (!tree) throw new Error('navigation not available');
+            return tree;
+          });
+        whole.catch(() => {
+          whole = null;
+        });
+      }
+      return whole;
+    }
+
+    /** The whole tree in place of the trimmed one; `href` is the entry the visitor acted on. */
+    function swap(fragment, href, openIt) {
+      const trimmed = sidebar.querySelector('ul.tree');
+      if (!trimmed?.parentNode) return;
+      const byHref = (tree) => {
+        const out = {};
+        each(tree.querySelectorAll('.tree-row > a[href]'), (link) => {
+          const key = link.getAttribute('href');
+          if (!out[key]) out[key] = link;
+        });
+        return out;
+      };
+      const old = byHref(trimmed);
+      // A "more" entry links to the first page it stands for: found by the same href.
+      const before = old[href];
+      const top = before ? before.getBoundingClientRect().top : 0;
+      const hadFocus = !!before && before.parentNode.contains(doc.activeElement);
+      const current = trimmed.querySelector('.tree-row > a[aria-current="page"]');
+      const open = [];
+      each(trimmed.querySelectorAll('.tree-toggle[aria-expanded="true"]'), (button) => {
+        const link = rowLink(button.parentNode);
+        if (link) open.push(link.getAttribute('href'));
       });
-    });
+      if (openIt) open.push(href);
+
+      const tree = doc.importNode(fragment, true);
+      tree.setAttribute('data-whole', '');
+      // In the document first: a toggle finds its list by id.
+      trimmed.parentNode.replaceChild(tree, trimmed);
+      const links = byHref(tree);
+      const openRow = (link) => {
+        const button = link?.parentNode.querySelector('.tree-toggle');
+        if (button) setBranch(button, true);
+      };
+      if (current) {
+        const link = links[current.getAttribute('href')];
+        if (link) {
+          link.setAttribute('aria-current', 'page');
+          openRow(link);
+          for (
+            let list = link.closest('.tree-children');
+            list;
+            list = list.parentNode.closest('.tree-children')
+          ) {
+            const row = list.previousElementSibling;
+            const button = row?.querySelector('.tree-toggle');
+            if (button) setBranch(button, true);
+          }
+        }
+      }
+      for (const key of open) openRow(links[key]);
+      bind(tree);
+
+      // The entry the visitor acted on stays where it was on screen.
+      const after = links[href];
+      if (!after || !before) return;
+      const shift = after.getBoundingClientRect().top - top;
+      // The sidebar scrolls on its own beside the page (and as the drawer); else the page does.
+      if (sidebar.scrollHeight > sidebar.clientHeight) sidebar.scrollTop += shift;
+      else if (shift) window.scrollBy(0, shift);
+      if (hadFocus) {
+        const button = openIt && after.parentNode.querySelector('.tree-toggle');
+        (button || after).focus({ preventScroll: true });
+      }
+    }
+
+    /** Lists what the trimmed tree left out; follows `href` when the whole tree is not to be had. */
+    function expand(href, openIt) {
+      load().then(
+        (fragment) => {
+          // A second click while the tree was on its way: it is in place already.
+          const tree = sidebar.querySelector('ul.tree');
+          if (!tree || tree.hasAttribute('data-whole')) {
+            const button =
+              openIt && tree?.querySelector(`.tree-row > a[href="${CSS.escape(href)}"] ~ .tree-toggle`);
+            if (button) setBranch(button, true);
+            return;
+          }
+          swap(fragment, href, openIt);
+        },
+        () => {
+          window.location.href = href;
+        },
+      );
+    }
+
+    /** A toggle for each branch sent closed (the page holds one, as a template). */
+    function addToggles(tree) {
+      const template = doc.getElementById('TreeToggle');
+      if (!template?.content) return;
+      each(tree.querySelectorAll('li[data-tree-closed]'), (item) => {
+        const row = item.querySelector(':scope > .tree-row');
+        const link = rowLink(row);
+        if (!link || row.querySelector('.tree-toggle')) return;
+        const button = template.content.firstElementChild.cloneNode(true);
+        button.setAttribute('aria-label', `${link.textContent}: show or hide pages`);
+        row.appendChild(button);
+      });
+    }
+
+    function bind(tree) {
+      addToggles(tree);
+      each(tree.querySelectorAll('.tree-toggle'), (button) => {
+        button.hidden = false;
+        button.addEventListener('click', () => {
+          if (!button.hasAttribute('data-tree-closed')) {
+            setBranch(button, button.getAttribute('aria-expanded') !== 'true');
+            return;
+          }
+          const link = rowLink(button.parentNode);
+          if (!link) return;
+          if (!source) {
+            window.location.href = link.href;
+            return;
+          }
+          button.setAttribute('aria-busy', 'true');
+          expand(link.getAttribute('href'), true);
+        });
+      });
+      each(tree.querySelectorAll('[data-tree-more]'), (link) => {
+        link.addEventListener('click', (event) => {
+          if (!source || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          expand(link.getAttribute('href'), false);
+        });
+      });
+    }
+
+    if (sidebar) bind(sidebar);
+    if (sidebar && source) {
+      const warm = () => {
+        load().catch(() => {
+          /* opening a branch follows its link instead */
+        });
+      };
+      sidebar.addEventListener('pointerenter', warm, { once: true });
+      sidebar.addEventListener('focusin', warm, { once: true });
+    }
   }
 
   function initMenu() {

@@ -10,6 +10,7 @@ import { renderLookCss } from './look-css.js';
 import type { PageContent, SiteFrame } from './model.js';
 import {
   renderBreadcrumbs,
+  renderClosedToggle,
   renderHeaderLinks,
   renderSections,
   renderSidebarLinks,
@@ -303,11 +304,13 @@ function renderHeader(frame: SiteFrame, sections: string): string {
 
 function renderSidebar(frame: SiteFrame): string {
   return (
-    '<nav class="sidebar" id="Sidebar" aria-label="Pages">' +
+    // A trimmed tree names the whole one: the script fetches it when a closed branch opens.
+    `<nav class="sidebar" id="Sidebar" aria-label="Pages"${attr('data-tree', safeHref(frame.treeHref))}>` +
     `<div class="sidebar-header"><span>${escapeHtml(frame.siteTitle)}</span>` +
     `<button type="button" class="icon-button" data-close-sidebar aria-label="Close navigation">${icon('close')}</button></div>` +
     renderVariants(frame.variants ?? []) +
     renderTree(frame.tree ?? []) +
+    (frame.treeHref ? renderClosedToggle() : '') +
     renderSidebarLinks(frame.look) +
     '</nav><div class="backdrop" data-close-sidebar></div>'
   );

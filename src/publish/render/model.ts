@@ -19,9 +19,12 @@ export type SectionNavItem =
   | (NavLink & { kind: 'section' })
   | { kind: 'group'; title: string; items: SectionNavItem[] };
 
-/** One entry of the page tree in the sidebar. */
+/**
+ * One entry of the page tree in the sidebar. `more` stands for the entries of a long list left
+ * out of a page (`title` says how many; `href`, when there is one, leads to the first of them).
+ */
 export interface TreeItem {
-  kind: 'document' | 'group' | 'link';
+  kind: 'document' | 'group' | 'link' | 'more';
   title: string;
   emoji?: string | undefined;
   /** Absent on groups (headings without a page of their own). */
@@ -30,6 +33,8 @@ export interface TreeItem {
   /** The active page is below this item: it is drawn open. */
   open: boolean;
   children: TreeItem[];
+  /** The item has children that were not sent (the whole tree is at `SiteFrame.treeHref`). */
+  closed?: boolean | undefined;
 }
 
 /** Light/dark pairs as the customization gives them. */
@@ -83,6 +88,11 @@ export interface SiteFrame {
   /** Site spaces of the current section (variants), when there are several. */
   variants: NavLink[];
   tree: TreeItem[];
+  /**
+   * Where the whole tree is, as an HTML fragment (`renderTree` alone), when `tree` is trimmed:
+   * the script fetches it when the visitor opens a closed branch.
+   */
+  treeHref?: string | undefined;
   /** GET endpoint answering `?q=` with JSON `{results: [{title, href, snippet}]}`. */
   searchHref: string;
   /** Whether robots must not index (unlisted and protected sites). */

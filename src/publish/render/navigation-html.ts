@@ -92,13 +92,26 @@ class TreeIds {
   }
 }
 
+/**
+ * The page tree: on a page, and alone as the fragment of the whole tree a trimmed page names
+ * (`SiteFrame.treeHref`), which the script puts in place of the page's tree.
+ */
 export function renderTree(items: TreeItem[]): string {
   if (items.length === 0) return '';
   const ids = new TreeIds();
   return `<ul class="tree">${items.map((item) => treeItem(item, ids, 0)).join('')}</ul>`;
 }
 
-const MAX_TREE_DEPTH = 12;
+/**
+ * The toggle of a branch whose children a trimmed tree did not send, once per page: the script
+ * puts a copy on each such branch (`data-tree-closed`), labelled with the branch's title.
+ */
+export function renderClosedToggle(): string {
+  return `<template id="TreeToggle"><button type="button" class="icon-button tree-toggle" aria-expanded="false" data-tree-closed>${icon('chevronRight')}</button></template>`;
+}
+
+/** Items this deep show no children (13 levels drawn); deeper pages are reached from their parents' pages. */
+export const MAX_TREE_DEPTH = 12;
 
 function treeTitle(item: TreeItem): string {
   const emoji = item.emoji ? emojiText(item.emoji) : '';
@@ -109,6 +122,16 @@ function treeTitle(item: TreeItem): string {
 }
 
 function treeItem(item: TreeItem, ids: TreeIds, depth: number): string {
+  if (item.kind === 'more') {
+    // Entries of a long list left out of this page; the script lists them from the whole tree.
+    const more = `<span>${escapeHtml(item.title)}</span>`;
+    const href = safeHref(item.href);
+    return `<li class="tree-item tree-more"><div class="tree-row">${
+      href === undefined
+        ? `<span class="tree-text">${more}</span>`
+        : `<a${attr('href', href)} data-tree-more>${more}</a>`
+    }</div></li>`;
+  }
   const children = depth < MAX_TREE_DEPTH ? (item.children ?? []) : [];
   const childList = (hidden: boolean, id?: string) =>
     `<ul${attr('id', id)} class="tree-children"${hidden ? ' hidden' : ''}>${children.map((c) => treeItem(c, ids, depth + 1)).join('')}</ul>`;
@@ -127,6 +150,12 @@ function treeItem(item: TreeItem, ids: TreeIds, depth: number): string {
     href === undefined
       ? `<span class="tree-text">${title}</span>`
       : `<a${attr('href', href)}${current}${external ? ' rel="noopener"' : ''}>${title}</a>`;
+  if (children.length === 0 && item.closed && depth < MAX_TREE_DEPTH) {
+    // Children not sent: the title leads to the page, where this branch is open. The script
+    // adds the toggle (it would be hidden without script, and weighs more than the row), which
+    // lists them from the whole tree.
+    return `<li class="tree-item" data-tree-closed><div class="tree-row">${anchor}</div></li>`;
+  }
   if (children.length === 0) return `<li class="tree-item"><div class="tree-row">${anchor}</div></li>`;
 
   // Children show when the active page is inside or is this page; the script adds the toggle.
