@@ -47,6 +47,8 @@ const DUMP = process.env.BENCH_DUMP;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-search-'));
 const schema = KEEP_SCHEMA ?? `bench_${newId(8).toLowerCase()}`;
+// Asked before opening: opening creates the file.
+const KEPT_FILE = KEEP !== undefined && existsSync(KEEP);
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL,
   sqliteFile: KEEP ?? path.join(dir, 'quire.db'),
@@ -59,7 +61,7 @@ const REUSE =
     ? KEEP_SCHEMA !== undefined &&
       (await sql<{ t: string | null }>`SELECT to_regclass('spaces')::text AS t`.execute(db)).rows[0]?.t !==
         null
-    : KEEP !== undefined && existsSync(KEEP);
+    : KEPT_FILE;
 
 try {
   await migrateToLatest(database);
@@ -137,8 +139,11 @@ try {
 
   // ---- queries --------------------------------------------------------------------------
   const queries = mixedQueries(corpus).slice(0, QUERIES);
-  const quire = async (q: BenchQuery) =>
-    (await services.search.inSpace(actor, spaceId, { query: q.text })).count;
+  // What a request does first (src/http/request-hook.ts): bring the read cache up to date.
+  const quire = async (q: BenchQuery) => {
+    await database.cache.sync();
+    return (await services.search.inSpace(actor, spaceId, { query: q.text })).count;
+  };
   if (DUMP) {
     const answers = [];
     for (const q of queries)

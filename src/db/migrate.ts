@@ -23,6 +23,7 @@ import * as translations from './migrations/0020-translations.js';
 import * as conversations from './migrations/0021-conversations.js';
 import * as pdfRenders from './migrations/0022-pdf-renders.js';
 import * as changeCounter from './migrations/0023-change-counter.js';
+import * as searchHiddenPages from './migrations/0024-search-hidden-pages.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-conversations': conversations,
   '0022-pdf-renders': pdfRenders,
   '0023-change-counter': changeCounter,
+  '0024-search-hidden-pages': searchHiddenPages,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -28,9 +28,13 @@ export function keepPrepared(sql: string): void {
   if (!named.has(sql)) named.set(sql, `q_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`);
 }
 
-/** Statements that cannot change data; anything else counts as a write (a conservative guess). */
+/**
+ * Statements that cannot change data; anything else counts as a write (a conservative guess). A
+ * WITH is a read unless one of its parts writes: a word like `update` anywhere makes it a write.
+ */
 function isRead(sql: string): boolean {
-  return /^\s*(select|show|explain)\b/i.test(sql);
+  if (/^\s*(select|show|explain)\b/i.test(sql)) return true;
+  return /^\s*with\b/i.test(sql) && !/\b(insert|update|delete|merge)\b/i.test(sql);
 }
 
 /**

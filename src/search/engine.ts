@@ -218,7 +218,7 @@ export class SearchEngine {
       return query.limit(INLINE_SYNCS + 1).execute();
     };
     // Kept while the database is unchanged: a search that finds everything current costs no
-    // query for it until the next commit (SQLite; no cache on PostgreSQL).
+    // query for it until the next commit (on either database: see ReadCache).
     const stale = await this.deps.database.cache.read(
       `search-stale:${scope.org?.orgId ?? ''}:${scope.spaceIds?.join(',') ?? ''}`,
       behind,
@@ -241,52 +241,32 @@ export class SearchEngine {
     if (planQuery(clauses).must.length === 0) return { hits: [], count: 0 };
     await this.catchUp(request.scope);
     const plan = planQuery(clauses, await this.index.expansions(request.languages, stemRequests(clauses)));
-    const after = cursor?.after;
-    const ranking = await this.index.rank(plan, request.scope, after, limit + 1);
-    const ranked = ranking.pages.slice(0, limit);
-    const stored = await this.index.pages(ranked);
-    const key = (spaceId: string, pageId: string) => `${spaceId}\0${pageId}`;
-    const pages = new Map(stored.pages.map((p) => [key(p.spaceId, p.pageId), p]));
-    const sections = new Map<string, StoredSection[]>();
-    for (const section of stored.sections) {
-      const k = key(section.spaceId, section.pageId);
-      const list = sections.get(k);
-      if (list) list.push(section);
-      else sections.set(k, [section]);
-    }
+    const ranking = await this.index.rank(plan, request.scope, cursor?.after, limit);
     const highlighter = new Highlighter(plan);
     const offset = cursor?.n ?? 0;
-    const hits: PageHit[] = [];
-    ranked.forEach((r, i) => {
-      const page = pages.get(key(r.spaceId, r.pageId));
-      if (!page) return;
-      const found = sectionHits(
-        highlighter,
-        page.title,
-        r.pageId,
-        sections.get(key(r.spaceId, r.pageId)) ?? [],
-      );
-      hits.push({
+    const hits = ranking.pages.map((r, i): PageHit => {
+      const found = sectionHits(highlighter, r.page.title, r.pageId, r.sections);
+      return {
         spaceId: r.spaceId,
         pageId: r.pageId,
-        title: page.title,
-        description: page.description,
-        path: page.path,
-        ancestors: page.ancestors,
+        title: r.page.title,
+        description: r.page.description,
+        path: r.page.path,
+        ancestors: r.page.ancestors,
         score: r.score,
         rank: offset + i + 1,
         resultType: found[0]?.resultType ?? 'page',
         sections: found,
-      });
+      };
     });
     const result: SearchResults = { hits, count: ranking.total };
-    const last = ranked[ranked.length - 1];
-    if (ranking.pages.length > limit && last) {
+    const last = ranking.pages[ranking.pages.length - 1];
+    if (ranking.more && last) {
       result.next = {
         page: encodeCursor({
           s: signature,
           v: [last.score, last.spaceId, last.pageId],
-          n: offset + ranked.length,
+          n: offset + ranking.pages.length,
         }),
       };
     }

@@ -210,7 +210,7 @@ export function toFts5(matches: Match[], options: { any?: boolean } = {}): strin
 
 const tsLexeme = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
-function tsMatch(match: Match, weight: string): string {
+function tsMatch(match: Match, weight: string, lean: boolean): string {
   if (match.kind === 'phrase') {
     const parts = match.terms.map((t, i) => {
       const label = `${match.prefixLast && i === match.terms.length - 1 ? '*' : ''}${weight}`;
@@ -218,13 +218,24 @@ function tsMatch(match: Match, weight: string): string {
     });
     return `(${parts.join(' <-> ')})`;
   }
-  // Every term stays: PostgreSQL estimates a lone prefix badly and would read every vector.
-  const parts = match.terms.map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
+  const terms = lean ? uncovered(match) : match.terms;
+  const parts = terms.map((t) => `${tsLexeme(t)}${weight ? `:${weight}` : ''}`);
   if (match.prefix !== undefined) parts.push(`${tsLexeme(match.prefix)}:*${weight}`);
   return `(${parts.join(' | ')})`;
 }
 
-/** tsquery text: all matches (AND) or any (OR), optionally only lexemes of one weight. */
-export function toTsQuery(matches: Match[], options: { any?: boolean; weight?: string } = {}): string {
-  return matches.map((m) => tsMatch(m, options.weight ?? '')).join(options.any ? ' | ' : ' & ');
+/**
+ * tsquery text: all matches (AND) or any (OR), optionally only lexemes of one weight. `lean`
+ * leaves out a word's terms that its prefix covers: the same sections match, but PostgreSQL
+ * estimates a term OR its own prefix at twice the rows and, for a common word, reads every
+ * vector instead of the index (measured: 85 ms instead of 10). ts_rank counts each term, so the
+ * ranking keeps them.
+ */
+export function toTsQuery(
+  matches: Match[],
+  options: { any?: boolean; weight?: string; lean?: boolean } = {},
+): string {
+  return matches
+    .map((m) => tsMatch(m, options.weight ?? '', options.lean ?? false))
+    .join(options.any ? ' | ' : ' & ');
 }

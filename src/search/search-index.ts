@@ -59,16 +59,15 @@ export interface RankedPage {
   spaceId: string;
   pageId: string;
   score: number;
-  /** Positions of the page's sections that matched the query. */
-  sections: number[];
-  /** The stored page, when the ranking read it on the way. */
-  stored?: StoredPage;
-  /** The engine's own key of the page, when it has one. */
-  key?: number;
+  page: StoredPage;
+  /** The page's sections that matched the query, in position order. */
+  sections: StoredSection[];
 }
 
 export interface Ranking {
   pages: RankedPage[];
+  /** Whether more matching pages follow these. */
+  more: boolean;
   /** Every matching page in the scope, whatever the cursor. */
   total: number;
 }
@@ -109,21 +108,19 @@ export interface SearchIndex {
    * planner's statistics up to date for the new size of the index.
    */
   optimize(): Promise<void>;
-  /** Matching pages, best first (ties in an order of the engine's own, the same for every page of results), after `cursor`. */
-  rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
   /**
-   * Stored pages and the sections of theirs that matched. The page title is indexed with every
-   * section, so a page whose title has the words has all its sections matched, the first (shown
-   * when no section has them in its own heading or text) included.
+   * The first `limit` matching pages after `cursor`, best first (ties in an order of the
+   * engine's own, the same for every page of results), with the sections of theirs that
+   * matched. The page title is indexed with every section, so a page whose title has the words
+   * has all its sections matched, the first (shown when no section has them in its own heading
+   * or text) included.
    */
-  pages(keys: RankedPage[]): Promise<{ pages: StoredPage[]; sections: StoredSection[] }>;
+  rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
   /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
   expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
 }
 
 const CHUNK = 300;
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
@@ -144,19 +141,18 @@ export function storedPage(row: PageRow): StoredPage {
   };
 }
 
-/** Section rows in page and position order (sorted here: in SQL the sorter would copy every text). */
-export function storedSections(rows: SectionRow[]): StoredSection[] {
-  return rows
-    .map((row) => ({
-      spaceId: row.space_id,
-      pageId: row.page_id,
-      position: Number(row.position),
-      anchor: row.anchor,
-      heading: row.heading,
-      body: row.body,
-    }))
-    .sort((a, b) => compare(a.spaceId, b.spaceId) || compare(a.pageId, b.pageId) || a.position - b.position);
+/** A section row as a hit shows it. */
+export function storedSection(row: SectionRow): StoredSection {
+  return {
+    spaceId: row.space_id,
+    pageId: row.page_id,
+    position: Number(row.position),
+    anchor: row.anchor,
+    heading: row.heading,
+    body: row.body,
+  };
 }
+
 const MAX_EXPANSIONS = 50;
 
 export function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -267,46 +263,6 @@ export abstract class SqlSearchIndex implements SearchIndex {
     await tx.deleteFrom('search_space_keys').where('space_id', '=', spaceId).execute();
   }
 
-  /**
-   * A table `w` of the rows of a JSON array of objects, with these columns: one statement
-   * whatever the number of rows, where an IN list would be a new statement for each length.
-   */
-  protected abstract jsonRows(
-    json: string,
-    columns: Array<[string, 'text' | 'integer']>,
-  ): RawBuilder<unknown>;
-
-  async pages(keys: RankedPage[]) {
-    if (keys.length === 0) return { pages: [], sections: [] };
-    const pages = keys.every((key) => key.stored)
-      ? keys.map((key) => key.stored!)
-      : await this.pageRows(keys);
-    const sectionKeys = JSON.stringify(
-      keys.flatMap((key) => key.sections.map((n) => ({ s: key.spaceId, p: key.pageId, n }))),
-    );
-    const from = sql`${this.jsonRows(sectionKeys, [
-      ['s', 'text'],
-      ['p', 'text'],
-      ['n', 'integer'],
-    ])} JOIN search_sections x ON x.space_id = w.s AND x.page_id = w.p AND x.position = w.n`;
-    const sectionRows =
-      await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM ${from}`.execute(
-        this.db,
-      );
-    return { pages, sections: storedSections(sectionRows.rows) };
-  }
-
-  private async pageRows(keys: RankedPage[]): Promise<StoredPage[]> {
-    const pageKeys = JSON.stringify(keys.map((key) => ({ s: key.spaceId, p: key.pageId })));
-    const { rows } =
-      await sql<PageRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors
-      FROM ${this.jsonRows(pageKeys, [
-        ['s', 'text'],
-        ['p', 'text'],
-      ])} JOIN search_pages p ON p.space_id = w.s AND p.page_id = w.p`.execute(this.db);
-    return rows.map(storedPage);
-  }
-
   async expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     const stemmers = new Map<string, { name: string; stem: (w: string) => string }>();
@@ -334,6 +290,11 @@ export abstract class SqlSearchIndex implements SearchIndex {
       .where((eb) =>
         eb.or(pairs.map(([stemmer, stem]) => eb.and([eb('stemmer', '=', stemmer), eb('stem', '=', stem)]))),
       )
+      // In a fixed order: when a query has a term and its own prefix, PostgreSQL's ts_rank counts
+      // one of the two, which one by the order of the other terms.
+      .orderBy('stemmer')
+      .orderBy('stem')
+      .orderBy('term')
       .execute();
     for (const row of rows) {
       for (const term of wanted.get(`${row.stemmer}\0${row.stem}`) ?? []) {
@@ -376,11 +337,17 @@ export abstract class SqlSearchIndex implements SearchIndex {
     }
   }
 
-  /** The scope as a condition over `x` (search_sections), `p` (search_pages) and `s` (spaces). */
-  protected scopeSql(scope: SearchScope): RawBuilder<unknown> {
+  /**
+   * The scope as a condition over `s` (spaces), `p` (search_pages) and `spaceId`, the column
+   * holding the space's id (`x.space_id` of search_sections unless told).
+   */
+  protected scopeSql(
+    scope: SearchScope,
+    spaceId: RawBuilder<unknown> = sql`x.space_id`,
+  ): RawBuilder<unknown> {
     const parts: Array<RawBuilder<unknown>> = [sql`s.deleted_at IS NULL`];
     if (scope.spaceIds) {
-      parts.push(scope.spaceIds.length > 0 ? sql`x.space_id IN (${sql.join(scope.spaceIds)})` : sql`1 = 0`);
+      parts.push(scope.spaceIds.length > 0 ? sql`${spaceId} IN (${sql.join(scope.spaceIds)})` : sql`1 = 0`);
     }
     if (scope.org) {
       const eb = expressionBuilder<Tables & { s: SpacesTable }, 's'>();

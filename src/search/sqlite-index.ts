@@ -7,13 +7,13 @@ import {
   type IndexedPage,
   type PageRow,
   type RankCursor,
-  type RankedPage,
   type Ranking,
   type SearchScope,
   type SectionRow,
   SqlSearchIndex,
+  type StoredSection,
   storedPage,
-  storedSections,
+  storedSection,
 } from './search-index.js';
 
 /**
@@ -61,11 +61,6 @@ function sectionKey(space: number, page: number, position: number): bigint {
 }
 
 export class SqliteSearchIndex extends SqlSearchIndex {
-  protected jsonRows(json: string, columns: Array<[string, 'text' | 'integer']>): RawBuilder<unknown> {
-    const fields = columns.map(([name]) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.id(name)}`);
-    return sql`(SELECT ${sql.join(fields)} FROM json_each(${json})) AS w`;
-  }
-
   protected deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
     return this.dropTerms(tx, spaceId, pageIds);
   }
@@ -180,7 +175,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     cursor: RankCursor | undefined,
     limit: number,
   ): Promise<Ranking> {
-    if (plan.must.length === 0) return { pages: [], total: 0 };
+    if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
     const query = toFts5(plan.must);
     // The bounds of the section keys of the spaces in scope, for the FTS5 rowid range.
     const range = (table: RawBuilder<unknown>, shift: RawBuilder<unknown>) =>
@@ -239,12 +234,13 @@ export class SqliteSearchIndex extends SqlSearchIndex {
           CROSS JOIN search_space_keys x ON x.space_id = p.space_id
           WHERE p.space_id = ${cursor.spaceId} AND p.page_id = ${cursor.pageId}))`
       : sql`1 = 1`;
-    // Limits as literals: SQLite plans a bound LIMIT less well (measured: 25% slower).
+    // Limits as literals: SQLite plans a bound LIMIT less well (measured: 25% slower). One page
+    // more than asked tells whether more follow.
     const count = Math.max(1, Math.trunc(limit));
     const { rows } = await sql<PageRow & { pk: number; score: number; positions: string; total: number }>`
       WITH ${scored},
       top AS MATERIALIZED (
-        SELECT pk, score, positions FROM ranked WHERE ${after} ORDER BY score DESC, pk LIMIT ${sql.lit(count)}
+        SELECT pk, score, positions FROM ranked WHERE ${after} ORDER BY score DESC, pk LIMIT ${sql.lit(count + 1)}
       )
       SELECT x.space_id, p.page_id, top.pk, top.score, top.positions, p.title, p.description, p.path, p.ancestors,
         (SELECT COUNT(*) FROM ranked) AS total
@@ -261,31 +257,40 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       );
       total = Number(counted.rows[0]?.n ?? 0);
     }
+    const shown = rows.slice(0, count);
+    const sections = await this.matchedSections(shown);
     return {
-      pages: rows.map((r) => ({
+      pages: shown.map((r) => ({
         spaceId: r.space_id,
         pageId: r.page_id,
         score: Number(r.score),
-        sections: r.positions.split(',').map(Number),
-        key: Number(r.pk),
-        stored: storedPage(r),
+        page: storedPage(r),
+        sections: sections.get(Number(r.pk)) ?? [],
       })),
+      more: rows.length > count,
       total: Number(total),
     };
   }
 
-  /** The ranking read the pages and knows their keys: sections are read by id. */
-  override async pages(keys: RankedPage[]) {
-    if (!keys.every((k) => k.stored && k.key !== undefined)) return super.pages(keys);
-    const wanted = JSON.stringify(keys.flatMap((k) => k.sections.map((n) => [k.key, n])));
-    const { rows } =
-      await sql<SectionRow>`SELECT x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body FROM search_sections x
+  /** The matched sections of ranked pages, by page key, read by id (page key and position). */
+  private async matchedSections(
+    rows: Array<{ pk: number; positions: string }>,
+  ): Promise<Map<number, StoredSection[]>> {
+    const out = new Map<number, StoredSection[]>();
+    if (rows.length === 0) return out;
+    const wanted = JSON.stringify(rows.flatMap((r) => r.positions.split(',').map((n) => [r.pk, Number(n)])));
+    const found = await sql<SectionRow & { pk: number }>`
+      SELECT x.id >> ${PAGE_SHIFT} AS pk, x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body
+      FROM search_sections x
       WHERE x.id IN (SELECT (json_extract(value, '$[0]') << ${PAGE_SHIFT}) | json_extract(value, '$[1]') FROM json_each(${wanted}))`.execute(
-        this.db,
-      );
-    return {
-      pages: keys.map((k) => k.stored!),
-      sections: storedSections(rows),
-    };
+      this.db,
+    );
+    for (const row of found.rows) {
+      const list = out.get(Number(row.pk));
+      if (list) list.push(storedSection(row));
+      else out.set(Number(row.pk), [storedSection(row)]);
+    }
+    for (const list of out.values()) list.sort((a, b) => a.position - b.position);
+    return out;
   }
 }

@@ -75,6 +75,15 @@ describe('parsing a query', () => {
     expect(plan('proxy s').must[1]).toEqual({ kind: 'any', terms: ['s'] });
   });
 
+  it('leaves out of a lean tsquery the terms a prefix covers, and keeps them for ranking', () => {
+    const p = plan('proxy configur', new Map([['configur', ['configure', 'reconfigure']]]));
+    expect(toTsQuery(p.must)).toBe("('proxy') & ('configur' | 'configure' | 'reconfigure' | 'configur':*)");
+    expect(toTsQuery(p.must, { lean: true })).toBe("('proxy') & ('reconfigure' | 'configur':*)");
+    expect(toTsQuery(p.must, { lean: true, weight: 'A' })).toBe(
+      "('proxy':A) & ('reconfigure':A | 'configur':*A)",
+    );
+  });
+
   it('keeps phrases exact, and excluded words apart', () => {
     const p = plan('"Rate Limits" -beta', new Map([['limits', ['limit']]]));
     expect(p.must).toEqual([{ kind: 'phrase', terms: ['rate', 'limits'], prefixLast: false }]);
