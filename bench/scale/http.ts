@@ -1,0 +1,90 @@
+import http from 'node:http';
+
+/**
+ * A small HTTP client for timed sequential requests: one keep-alive connection per client (so a
+ * sample is one request on a warm socket, never a TCP handshake), the time taken from the
+ * request's start to the last byte of its body (parsing JSON is not counted).
+ */
+
+export interface Answer {
+  status: number;
+  ms: number;
+  text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export class Client {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly origin: URL;
+
+  constructor(
+    origin: string,
+    private readonly token?: string,
+  ) {
+    this.origin = new URL(origin);
+  }
+
+  request(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<Answer> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { ...extra };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request(
+        {
+          agent: this.agent,
+          host: this.origin.hostname,
+          port: this.origin.port,
+          method,
+          path: pathAndQuery,
+          headers,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              ms: performance.now() - started,
+              text: Buffer.concat(chunks).toString('utf8'),
+              headers: res.headers,
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+
+  /** A request that must answer 2xx (else it throws with the answer); the answer's JSON and time. */
+  async json<T = Record<string, unknown>>(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+  ): Promise<{ ms: number; json: T; bytes: number }> {
+    const answer = await this.request(method, pathAndQuery, body);
+    if (answer.status < 200 || answer.status >= 300)
+      throw new Error(`${method} ${pathAndQuery} -> ${answer.status}: ${answer.text.slice(0, 500)}`);
+    return {
+      ms: answer.ms,
+      json: (answer.text ? JSON.parse(answer.text) : null) as T,
+      bytes: Buffer.byteLength(answer.text),
+    };
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,249 @@
+import { prng } from '../search/corpus.js';
+import { type PageSpec, pathsOf, QUERIES, spacePages } from './content.js';
+import type { Client } from './http.js';
+import { figureRow, latencyRow, log, secs } from './report.js';
+import { compare, type Op, SAMPLES } from './sampling.js';
+import { seedSpace } from './seed.js';
+import { type InProcess, startInProcess } from './server.js';
+
+/**
+ * Part `pages`: a space of BENCH_PAGES pages (default 100,000) and one of 100 pages in one
+ * organization, each published as a site; every API read and write of a page, a merge, a
+ * published page view and a space search, sampled on both, and their ratio.
+ */
+
+const SMALL_PAGES = 100;
+
+interface Side {
+  label: string;
+  spaceId: string;
+  specs: PageSpec[];
+  ids: string[];
+  paths: string[];
+  /** Spec indexes of the bottom-level pages, in a random order. */
+  leaves: number[];
+  /** The published site's root URL path, ending with '/'. */
+  siteRoot: string;
+}
+
+export async function pagesPart(pages: number): Promise<void> {
+  log(`\n## pages: a space of ${pages.toLocaleString('en')} pages against one of ${SMALL_PAGES}`);
+  const server = await startInProcess('pages');
+  try {
+    await run(server, pages);
+  } finally {
+    await server.close();
+  }
+}
+
+async function run(server: InProcess, pages: number) {
+  const { services, actor, owner, client, visitor } = server;
+  const org = await services.orgs.create(owner.id, { title: 'Scale org' });
+  const orgId = org.row.id;
+
+  const setUp = async (label: string, leaves: number, seed: number): Promise<Side> => {
+    const specs = spacePages(leaves, seed);
+    const space = await services.spaces.create(actor, orgId, { title: label, language: 'en' });
+    const seeded = await seedSpace(server, space.row.id, specs, `seeding ${label}`);
+    if (leaves >= 1000)
+      figureRow({
+        part: 'pages',
+        operation: `seed ${specs.length.toLocaleString('en')} pages (${leaves.toLocaleString('en')} + ${(specs.length - leaves).toLocaleString('en')} group and section pages) through the services`,
+        value: `${secs(seeded.ms)} (${Math.round((specs.length / seeded.ms) * 1000)} pages/s)`,
+        numbers: { pages: specs.length, ms: seeded.ms, writes: seeded.writes, merges: seeded.merges },
+        target: 'minutes',
+        pass: seeded.ms < 15 * 60_000,
+        note: `${seeded.writes} writes of ≤ 1,000 inserts, ${seeded.merges} merges`,
+      });
+    const started = performance.now();
+    const outcome = await services.searchEngine.indexer.sync(space.row.id);
+    const indexMs = performance.now() - started;
+    if (leaves >= 1000)
+      figureRow({
+        part: 'pages',
+        operation: `search index of ${specs.length.toLocaleString('en')} pages, built from nothing`,
+        value: `${secs(indexMs)} (${Math.round((specs.length / indexMs) * 1000)} pages/s)`,
+        numbers: { pages: specs.length, ms: indexMs },
+        target: 'minutes',
+        pass: indexMs < 15 * 60_000,
+        note: `indexer.sync answered ${outcome}`,
+      });
+    // Drain what the merges queued (search.index jobs, now no-ops): nothing waits behind.
+    while ((await services.jobs.runDue()) > 0);
+
+    const site = await client.json<{ id: string }>('POST', `/v1/orgs/${orgId}/sites`, {
+      title: label,
+      visibility: 'public',
+      spaces: [space.row.id],
+    });
+    const published = await client.json<{ urls: { published?: string } }>(
+      'POST',
+      `/v1/orgs/${orgId}/sites/${site.json.id}/publish`,
+    );
+    const root = new URL(published.json.urls.published!).pathname;
+    const random = prng(seed);
+    const leafIndexes = specs.filter((s) => s.level === 2).map((s) => s.index);
+    for (let i = leafIndexes.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [leafIndexes[i], leafIndexes[j]] = [leafIndexes[j]!, leafIndexes[i]!];
+    }
+    return {
+      label,
+      spaceId: space.row.id,
+      specs,
+      ids: seeded.ids,
+      paths: pathsOf(specs),
+      leaves: leafIndexes,
+      siteRoot: root.endsWith('/') ? root : `${root}/`,
+    };
+  };
+
+  const large = await setUp(`${pages.toLocaleString('en')} pages`, pages, 7);
+  const small = await setUp(`${SMALL_PAGES} pages`, SMALL_PAGES, 11);
+
+  // The paths the bench computes are the ones the API answers.
+  for (const side of [large, small]) {
+    const leaf = side.leaves[0]!;
+    const page = await client.json<{ id: string; path: string }>(
+      'GET',
+      `/v1/spaces/${side.spaceId}/content/page/${side.ids[leaf]}`,
+    );
+    if (page.json.path !== side.paths[leaf])
+      throw new Error(
+        `page ${page.json.id} has path ${page.json.path}, the bench expected ${side.paths[leaf]}`,
+      );
+  }
+
+  const leafAt = (side: Side, i: number) =>
+    side.leaves[((i % side.leaves.length) + side.leaves.length) % side.leaves.length]!;
+  const get = (c: Client, path: string, expect = 200) =>
+    c.request('GET', path).then((answer) => {
+      if (answer.status !== expect)
+        throw new Error(`GET ${path} -> ${answer.status} (expected ${expect}): ${answer.text.slice(0, 300)}`);
+      return answer.ms;
+    });
+  const both = async (label: string, op: (side: Side) => Op, note?: string) => {
+    const samples = await compare(label, op(large), op(small));
+    latencyRow('pages', label, samples.large, samples.small, note ? { note } : {});
+  };
+
+  log('reads (API):');
+  await both('GET space', (side) => () => get(client, `/v1/spaces/${side.spaceId}`));
+  await both(
+    'GET page by id',
+    (side) => (i) => get(client, `/v1/spaces/${side.spaceId}/content/page/${side.ids[leafAt(side, i)]}`),
+  );
+  await both(
+    'GET page by path',
+    (side) => (i) =>
+      get(
+        client,
+        `/v1/spaces/${side.spaceId}/content/path/${side.paths[leafAt(side, i)]!.split('/').map(encodeURIComponent).join('/')}`,
+      ),
+  );
+  await both(
+    'GET page by id, markdown',
+    (side) => (i) =>
+      get(client, `/v1/spaces/${side.spaceId}/content/page/${side.ids[leafAt(side, i + 7)]}?format=markdown`),
+  );
+  const treeBytes = await client.json('GET', `/v1/spaces/${large.spaceId}/content/pages`);
+  await both(
+    'list pages (GET content/pages)',
+    (side) => () => get(client, `/v1/spaces/${side.spaceId}/content/pages`),
+    `the whole tree in one answer: ${(treeBytes.bytes / 1024 / 1024).toFixed(1)} MiB at the large size`,
+  );
+  await both(
+    'GET current revision (GET content)',
+    (side) => () => get(client, `/v1/spaces/${side.spaceId}/content`),
+  );
+  await both(
+    'space search',
+    (side) => (i) =>
+      get(
+        client,
+        `/v1/spaces/${side.spaceId}/search?query=${encodeURIComponent(QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!)}`,
+      ),
+  );
+
+  log('published site:');
+  // First views of pages never viewed (the revision is loaded, the page is not rendered yet),
+  // then the same pages again (warm: rendered before; full 200, no If-None-Match).
+  const view = (side: Side, i: number) => `${side.siteRoot}${side.paths[leafAt(side, 1000 + i)]}`;
+  // The small space has 100 pages: 10 to warm up, then up to 80 never seen.
+  const smallFirst = Math.min(80, SAMPLES);
+  const firstViews = await compare(
+    'published page view, first of that page',
+    (i) => get(visitor, view(large, i)),
+    (i) => get(visitor, view(small, i < 0 ? smallFirst - 1 - i : i)),
+    { samples: smallFirst, warmup: 10 },
+  );
+  latencyRow('pages', 'published page view, first view of a page', firstViews.large, firstViews.small, {
+    note: `small: ${smallFirst} pages`,
+  });
+  // Again, the pages seen above (rendered before): the warm view.
+  const warmView = (side: Side, n: number) => (i: number) => get(visitor, view(side, ((i % n) + n) % n));
+  const warm = await compare(
+    'published page view (warm, 200)',
+    warmView(large, firstViews.large.length),
+    warmView(small, smallFirst),
+  );
+  latencyRow('pages', 'published page view (warm, 200)', warm.large, warm.small);
+
+  log('writes (a change request, one page written, merged; then the page viewed and a search):');
+  const create: Record<string, number[]> = { large: [], small: [] };
+  const write: Record<string, number[]> = { large: [], small: [] };
+  const merge: Record<string, number[]> = { large: [], small: [] };
+  const afterMergeView: Record<string, number[]> = { large: [], small: [] };
+  const afterMergeSearch: Record<string, number[]> = { large: [], small: [] };
+  const round = (key: 'large' | 'small', side: Side) => async (i: number) => {
+    const sampling = i >= 0;
+    const leaf = leafAt(side, 5000 + i * 3);
+    const cr = await client.json<{ id: string }>('POST', `/v1/spaces/${side.spaceId}/change-requests`, {
+      subject: `Edit ${i}`,
+    });
+    const written = await client.json(
+      'POST',
+      `/v1/spaces/${side.spaceId}/change-requests/${cr.json.id}/content`,
+      {
+        changes: [
+          {
+            operation: 'update_page',
+            page: side.ids[leaf],
+            document: { markdown: `${side.specs[leaf]!.markdown}\n\nEdited in round ${i}.` },
+          },
+        ],
+      },
+    );
+    const merged = await client.json<{ result: string }>(
+      'POST',
+      `/v1/spaces/${side.spaceId}/change-requests/${cr.json.id}/merge`,
+    );
+    if (merged.json.result !== 'merge') throw new Error(`merge answered ${JSON.stringify(merged.json)}`);
+    const viewed = await get(visitor, `${side.siteRoot}${side.paths[leaf]}`);
+    const searched = await get(client, `/v1/spaces/${side.spaceId}/search?query=edited`);
+    if (sampling) {
+      create[key]!.push(cr.ms);
+      write[key]!.push(written.ms);
+      merge[key]!.push(merged.ms);
+      afterMergeView[key]!.push(viewed);
+      afterMergeSearch[key]!.push(searched);
+    }
+    return cr.ms + written.ms + merged.ms;
+  };
+  await compare('write rounds', round('large', large), round('small', small));
+  latencyRow('pages', 'create a change request', create.large!, create.small);
+  latencyRow('pages', 'write one page (update_page)', write.large!, write.small);
+  latencyRow('pages', 'merge', merge.large!, merge.small);
+  latencyRow(
+    'pages',
+    'published page view, first after a merge',
+    afterMergeView.large!,
+    afterMergeView.small,
+    {
+      note: 'the page just edited',
+    },
+  );
+  latencyRow('pages', 'space search right after a merge', afterMergeSearch.large!, afterMergeSearch.small, {
+    note: 'syncs the index inline first',
+  });
+}
