@@ -37,6 +37,7 @@ import { SHARE_KEY_PARAM } from './share-keys.js';
 import { loadPublishedSite, type PublishedSite, previewSite, type SiteSpaceRow } from './site-data.js';
 import { breadcrumbs, firstDocument, neighbours, pageHref, sectionNav, variantNav } from './site-frame.js';
 import { lookOf, mergedCustomization } from './site-look.js';
+import type { SiteResponse } from './site-response.js';
 import {
   firstVisible,
   locate,
@@ -76,11 +77,7 @@ export interface PageView {
   visitor: { ip: string; userAgent: string; language?: string };
 }
 
-export interface SiteResponse {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string | Buffer;
-}
+export type { SiteResponse };
 
 const HTML = 'text/html; charset=utf-8';
 

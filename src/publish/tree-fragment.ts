@@ -1,5 +1,5 @@
 import { Lru } from '../lru.js';
-import type { SiteResponse } from './site-server.js';
+import type { SiteResponse } from './site-response.js';
 
 /**
  * The whole page tree of a site space, served alone as an HTML fragment (`<ul class="tree">`)
