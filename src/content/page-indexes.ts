@@ -1,5 +1,5 @@
 import { CowMap } from './cow-map.js';
-import type { PageNode } from './tree.js';
+import type { PageNode, RevisionContent } from './tree.js';
 
 /** Page ids grouped by a field of their node, each group unordered. */
 export type PageGroups<K> = ReadonlyMap<K, ReadonlySet<string>>;
@@ -105,4 +105,45 @@ function addTo<K>(groups: Map<K, Set<string>>, key: K, id: string): void {
   const group = groups.get(key);
   if (group) group.add(id);
   else groups.set(key, new Set([id]));
+}
+
+/** How a revision content was made from another: what a reader needs to derive its indexes. */
+export interface Derivation {
+  /** The content it was made from, while something else keeps it (its indexes go with it). */
+  base: WeakRef<RevisionContent>;
+  /** Ids of the pages that differ (a superset is fine). */
+  pages: ReadonlySet<string>;
+  /** Whether files or reusable contents may differ. */
+  files: boolean;
+  reusable: boolean;
+}
+
+const derivations = new WeakMap<RevisionContent, Derivation>();
+
+/**
+ * Notes that `next` was made from `base` by changing `changes`, so that indexes kept per content
+ * (the page index, the repository layout) can be derived from `base`'s at the cost of the change
+ * instead of a walk over every page. `base` is held weakly: no chain of old revisions is kept.
+ */
+export function noteDerivation(
+  next: RevisionContent,
+  base: RevisionContent,
+  changes: { pages: ReadonlySet<string>; files: ReadonlySet<string>; reusable: boolean },
+): void {
+  if (next === base) return;
+  derivations.set(next, {
+    base: new WeakRef(base),
+    pages: changes.pages,
+    files: changes.files.size > 0,
+    reusable: changes.reusable,
+  });
+}
+
+/** How `content` was made, when it was noted and its base is still in memory. */
+export function derivationOf(
+  content: RevisionContent,
+): { base: RevisionContent; derivation: Derivation } | undefined {
+  const derivation = derivations.get(content);
+  const base = derivation?.base.deref();
+  return derivation && base ? { base, derivation } : undefined;
 }

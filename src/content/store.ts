@@ -3,7 +3,7 @@ import { Lru } from '../lru.js';
 import { canonicalJson } from './canonical-json.js';
 import { CowMap } from './cow-map.js';
 import { getObjects, objectHash, putObjects } from './objects.js';
-import { indexPages, type PageIndexes, updateIndexes } from './page-indexes.js';
+import { indexPages, noteDerivation, type PageIndexes, updateIndexes } from './page-indexes.js';
 import type {
   FileNode,
   PageNode,
@@ -319,13 +319,20 @@ export class ContentStore {
     };
 
     const changedPages = new Set(changes.pages ?? []);
+    const changedFiles = new Set(changes.files ?? []);
     await rewrite(changedPages, next.pages, pageHashes, root.pages);
-    await rewrite(new Set(changes.files ?? []), next.files, fileHashes, root.files);
+    await rewrite(changedFiles, next.files, fileHashes, root.files);
     const treeHash = queue(root);
     await putObjects(tx, pending, pendingHashes);
     // Deriving the indexes now costs the change; building them later would cost every page.
     const known = base.knownIndexes;
     const indexes = known && updateIndexes(known, base.content.pages, next.pages, changedPages);
+    // Readers' own indexes of the content (page paths, the repository layout) derive the same way.
+    noteDerivation(next, base.content, {
+      pages: changedPages,
+      files: changedFiles,
+      reusable: changes.reusable ?? false,
+    });
     this.snapshots.set(treeHash, new Snapshot(treeHash, root, next, pageHashes, fileHashes, indexes));
     return treeHash;
   }

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { derivationOf } from '../content/page-indexes.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
 import { pagePaths } from './content-to-repo.js';
 import { ASSETS_DIR } from './gitbook-yaml.js';
@@ -11,14 +12,27 @@ import { ASSETS_DIR } from './gitbook-yaml.js';
  * pages and pages written through the API alike.
  */
 export class RepoLayout {
-  private readonly pageByPath = new Map<string, string>();
-  private readonly fileByPath = new Map<string, string>();
-  private readonly reusableByPath = new Map<string, string>();
-  private readonly reusablePaths = new Map<string, string>();
-  private readonly lower = new Map<string, { kind: 'page' | 'file' | 'reusable'; id: string }>();
+  private readonly pageByPath: Map<string, string> = new Map();
+  private readonly fileByPath: Map<string, string> = new Map();
+  private readonly reusableByPath: Map<string, string> = new Map();
+  private readonly reusablePaths: Map<string, string> = new Map();
+  private readonly lower: Map<string, { kind: 'page' | 'file' | 'reusable'; id: string }> = new Map();
   readonly paths: ReadonlyMap<string, string>;
 
-  private constructor(readonly content: RevisionContent) {
+  private constructor(
+    readonly content: RevisionContent,
+    /** A layout of a content laid out the same (only page fields files do not depend on differ). */
+    same?: RepoLayout,
+  ) {
+    if (same) {
+      this.pageByPath = same.pageByPath;
+      this.fileByPath = same.fileByPath;
+      this.reusableByPath = same.reusableByPath;
+      this.reusablePaths = same.reusablePaths;
+      this.lower = same.lower;
+      this.paths = same.paths;
+      return;
+    }
     const root = content.repository?.root ?? '';
     const inRoot = (gitPath: string | undefined): string | undefined => {
       if (!gitPath) return undefined;
@@ -47,12 +61,55 @@ export class RepoLayout {
   private static readonly cache = new WeakMap<RevisionContent, RepoLayout>();
 
   static of(content: RevisionContent): RepoLayout {
+    return RepoLayout.ofDepth(content, 0);
+  }
+
+  private static ofDepth(content: RevisionContent, depth: number): RepoLayout {
     let layout = RepoLayout.cache.get(content);
     if (!layout) {
-      layout = new RepoLayout(content);
+      // A content made from another by changes that move no file keeps the other's layout.
+      const made = derivationOf(content);
+      const base =
+        made &&
+        (RepoLayout.cache.has(made.base) || depth < 16) &&
+        RepoLayout.keepsLayout(made.base, content, made.derivation)
+          ? RepoLayout.ofDepth(made.base, depth + 1)
+          : undefined;
+      layout = new RepoLayout(content, base);
       RepoLayout.cache.set(content, layout);
     }
     return layout;
+  }
+
+  /**
+   * Whether `next`, made from `base` by `changes`, lays every page, file and reusable content
+   * out where `base` does: no file or reusable content changed, and no changed page moved,
+   * was renamed, added, removed, changed type or changed the file it was imported from (what
+   * `pagePaths` reads). A superset of the changed pages is fine.
+   */
+  static keepsLayout(
+    base: RevisionContent,
+    next: RevisionContent,
+    changes: { pages: Iterable<string>; files: boolean; reusable: boolean },
+  ): boolean {
+    if (changes.files || changes.reusable) return false;
+    if ((base.repository?.root ?? '') !== (next.repository?.root ?? '')) return false;
+    for (const id of changes.pages) {
+      const before = base.pages.get(id);
+      const after = next.pages.get(id);
+      if (before === after) continue;
+      if (
+        !before ||
+        !after ||
+        before.parent !== after.parent ||
+        before.slug !== after.slug ||
+        before.type !== after.type ||
+        before.order !== after.order ||
+        before.git?.path !== after.git?.path
+      )
+        return false;
+    }
+    return true;
   }
 
   pathOf(pageId: string): string | undefined {

@@ -20,7 +20,16 @@ export function pageHref(
 
 /** The first readable page of a space: where its root leads. */
 export function firstDocument(index: PageIndex): PageNode | undefined {
-  return index.inOrder().find((p) => p.type === 'document' && !p.hidden);
+  // Reading order up to the first one, not the whole tree.
+  const walk = (parent: string | null): PageNode | undefined => {
+    for (const page of index.childrenOf(parent)) {
+      if (page.type === 'document' && !page.hidden) return page;
+      const inside = walk(page.id);
+      if (inside) return inside;
+    }
+    return undefined;
+  };
+  return walk(null);
 }
 
 /** Section tabs, with section groups holding their sections (nested groups flattened into them). */
@@ -82,16 +91,54 @@ export function neighbours(
   first: PageNode | undefined,
   shows: (page: PageNode) => boolean = () => true,
 ): { previous?: { title: string; href: string }; next?: { title: string; href: string } } {
-  const order = index.inOrder().filter((p) => p.type === 'document' && !p.hidden && shows(p));
-  const at = order.findIndex((p) => p.id === page.id);
+  const out: { previous?: { title: string; href: string }; next?: { title: string; href: string } } = {};
+  const listed = (p: PageNode) => p.type === 'document' && !p.hidden && shows(p);
+  // Only a page listed in reading order has neighbours there.
+  if (!listed(page) || !index.reaches(page.id)) return out;
   const link = (p: PageNode | undefined) =>
     p ? { title: p.title, href: pageHref(spaceRoot, index, p, first) } : undefined;
-  const out: { previous?: { title: string; href: string }; next?: { title: string; href: string } } = {};
-  const previous = at > 0 ? link(order[at - 1]) : undefined;
-  const next = at >= 0 ? link(order[at + 1]) : undefined;
-  if (previous) out.previous = previous;
-  if (next) out.next = next;
+  // Walked from the page, not over the whole tree: the first listed page before and after it.
+  let previous: PageNode | undefined;
+  for (let p = beforeInOrder(index, page); p; p = beforeInOrder(index, p))
+    if (listed(p)) {
+      previous = p;
+      break;
+    }
+  let next: PageNode | undefined;
+  for (let p = afterInOrder(index, page); p; p = afterInOrder(index, p))
+    if (listed(p)) {
+      next = p;
+      break;
+    }
+  if (previous) out.previous = link(previous)!;
+  if (next) out.next = link(next)!;
   return out;
+}
+
+/** The page before `page` in reading order (`PageIndex.inOrder`), of a page in the tree. */
+function beforeInOrder(index: PageIndex, page: PageNode): PageNode | undefined {
+  const at = index.siblingIndex(page);
+  if (at > 0) {
+    // The last page inside the previous sibling, however deep.
+    let last = index.childrenOf(page.parent)[at - 1]!;
+    for (let inside = index.childrenOf(last.id); inside.length > 0; inside = index.childrenOf(last.id))
+      last = inside[inside.length - 1]!;
+    return last;
+  }
+  return page.parent === null ? undefined : index.content.pages.get(page.parent);
+}
+
+/** The page after `page` in reading order, of a page in the tree. */
+function afterInOrder(index: PageIndex, page: PageNode): PageNode | undefined {
+  const inside = index.childrenOf(page.id);
+  if (inside.length > 0) return inside[0];
+  for (let at: PageNode | undefined = page; at; ) {
+    const siblings = index.childrenOf(at.parent);
+    const following = siblings[index.siblingIndex(at) + 1];
+    if (following) return following;
+    at = at.parent === null ? undefined : index.content.pages.get(at.parent);
+  }
+  return undefined;
 }
 
 export function breadcrumbs(

@@ -24,19 +24,27 @@ export interface LinkSource {
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 export function pageLinks(content: RevisionContent, index: PageIndex, from: LinkSource): LinkResolver {
-  const layout = RepoLayout.of(content);
-  const fromPath = from.page
-    ? layout.pathOf(from.page)
-    : from.reusable
-      ? layout.reusablePath(from.reusable)
-      : undefined;
+  // The layout only when a link asks for it: a page without relative links never needs it.
+  let layout: RepoLayout | undefined;
+  let fromPath: string | undefined;
+  const laidOut = (): { layout: RepoLayout; fromPath: string | undefined } => {
+    if (!layout) {
+      layout = RepoLayout.of(content);
+      fromPath = from.page
+        ? layout.pathOf(from.page)
+        : from.reusable
+          ? layout.reusablePath(from.reusable)
+          : undefined;
+    }
+    return { layout, fromPath };
+  };
   return {
-    resolve: (href) => resolveHref(href.trim(), content, index, layout, fromPath, from),
+    resolve: (href) => resolveHref(href.trim(), content, index, laidOut, from),
     href: (ref) =>
       ref.kind === 'reusable-content' && !ref.space
         ? RepoLayout.relative(
-            fromPath,
-            layout.reusablePath(ref.reusableContent) ?? `${ref.reusableContent}.md`,
+            laidOut().fromPath,
+            laidOut().layout.reusablePath(ref.reusableContent) ?? `${ref.reusableContent}.md`,
           )
         : (hrefOf(ref, {
             pathOf: (id) => (content.pages.has(id) ? index.pathOf(id) : undefined),
@@ -50,8 +58,7 @@ function resolveHref(
   href: string,
   content: RevisionContent,
   index: PageIndex,
-  layout: RepoLayout,
-  fromPath: string | undefined,
+  laidOut: () => { layout: RepoLayout; fromPath: string | undefined },
   from: LinkSource,
 ): ContentRef {
   if (href.length > 1 && href.startsWith('#')) {
@@ -63,6 +70,7 @@ function resolveHref(
   const path = decode(hash >= 0 ? href.slice(0, hash) : href).replace(/^<|>$/g, '');
   const anchor = hash >= 0 && hash < href.length - 1 ? decode(href.slice(hash + 1)) : undefined;
 
+  const { layout, fromPath } = laidOut();
   const joined = RepoLayout.join(fromPath, path);
   const found = joined !== undefined ? layout.find(joined) : undefined;
   if (found?.kind === 'page')
