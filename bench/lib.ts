@@ -31,6 +31,8 @@ export function startProcess(
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A group of its own, so that stop() reaches what it starts too (`npm start` runs node).
+    detached: true,
   });
   child.stdout?.resume();
   let stderr = '';

@@ -5,6 +5,7 @@ import { installationRefusal } from '../auth/installation-access.js';
 import { readSessionCookie } from '../auth/session-cookie.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
+import { endOfTurn } from './arrivals.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';
 import { type RateLimits, rateClassOf } from './rate-limit.js';
 import type { App } from './types.js';
@@ -36,7 +37,8 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // Before anything is read: what this request finds in the read cache is then no older than
     // the database was when it arrived, whichever process made the last change.
-    await deps.database.cache.sync();
+    // Without a reading to wait for (SQLite), requests of one turn still go on together.
+    await (deps.database.cache.sync() ?? endOfTurn());
     reply.header('X-Request-Id', request.id);
     if (request.headers.origin) {
       reply.header('Access-Control-Allow-Origin', '*');
