@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as oneShotHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Prefix of the tokens Quire issues, so leaked tokens are easy to recognise in scans. */
 export const TOKEN_PREFIX = 'quire_';
@@ -20,7 +20,8 @@ export interface TokenDigest {
  * stretching needed); the index uses a prefix of it so a lookup never compares the full secret.
  */
 export function digestToken(token: string): TokenDigest {
-  const hash = createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot form: a third of createHash's cost, and this runs on every API request.
+  const hash = oneShotHash('sha256', token, 'hex');
   return { lookup: hash.slice(0, 16), hash };
 }
 
