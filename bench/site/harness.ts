@@ -36,6 +36,8 @@ export async function startQuire(databaseUrl: string | null, env: Record<string,
     process.execPath,
     [
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+      // e.g. --perf-basic-prof, for `perf record` on the server (the V8 profiler inflates small functions).
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       path.join(ROOT, 'dist/main.js'),
       'serve',
     ],

@@ -11,7 +11,8 @@
  *
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 1),
  * BENCH_TESTS (default `A,B`; one alone while profiling), BENCH_SKIP_BUILD=1 to reuse dist as it
- * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops).
+ * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops),
+ * BENCH_NODE_FLAGS for more flags to the server's node (`--perf-basic-prof` for `perf record`).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
