@@ -9,7 +9,7 @@
  *   npx tsx bench/scale/profile.ts
  *   BENCH_OPS=list,revision,search,write,merge,view DATABASE_URL=postgres://... npx tsx bench/scale/profile.ts
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { pathsOf, QUERIES, spacePages } from './content.js';
@@ -150,7 +150,10 @@ try {
     }
     log(`\n== ${name}: ${(total / RUNS).toFixed(1)} ms per run (${RUNS} runs, profiled)`);
     summarize(profiles);
-    if (DIR) writeFileSync(path.join(DIR, `${name}.cpuprofile`), JSON.stringify(profiles.at(-1)));
+    if (DIR) {
+      mkdirSync(DIR, { recursive: true });
+      writeFileSync(path.join(DIR, `${name}.cpuprofile`), JSON.stringify(profiles.at(-1)));
+    }
   }
 } finally {
   session.disconnect();

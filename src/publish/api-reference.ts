@@ -1,5 +1,6 @@
 import type { PageIndex } from '../areas/content/page-index.js';
-import type { PageNode } from '../content/tree.js';
+import { derivationOf } from '../content/page-indexes.js';
+import type { PageNode, RevisionContent } from '../content/tree.js';
 import { type Grouping, type ReferencePage, referencePages } from '../openapi/reference-pages.js';
 
 /**
@@ -42,18 +43,48 @@ export function computedSource(page: PageNode): ComputedSource | undefined {
   };
 }
 
-const specsOf = new WeakMap<PageIndex, Set<string>>();
+/** The computed pages of one revision content: page id to the specification it is made from. */
+const computedOf = new WeakMap<RevisionContent, ReadonlyMap<string, ComputedSource>>();
+
+/**
+ * The computed pages of a revision, read once per content. A revision made from another (a
+ * write, a merge) starts from the other's and looks only at the pages that changed, so the first
+ * view after a merge of a 100,000-page space does not walk every page to find the few computed ones.
+ */
+function computedPages(content: RevisionContent, depth = 0): ReadonlyMap<string, ComputedSource> {
+  let computed = computedOf.get(content);
+  if (computed) return computed;
+  const made = derivationOf(content);
+  if (made && (computedOf.has(made.base) || depth < 16)) {
+    const next = new Map(computedPages(made.base, depth + 1));
+    for (const id of made.derivation.pages) {
+      const page = content.pages.get(id);
+      const source = page && computedSource(page);
+      if (source) next.set(id, source);
+      else next.delete(id);
+    }
+    computed = next;
+  } else {
+    const all = new Map<string, ComputedSource>();
+    for (const page of content.pages.values()) {
+      const source = computedSource(page);
+      if (source) all.set(page.id, source);
+    }
+    computed = all;
+  }
+  computedOf.set(content, computed);
+  return computed;
+}
+
+const specsOf = new WeakMap<ReadonlyMap<string, ComputedSource>, Set<string>>();
 
 /** Slugs of the specifications the computed pages of a space are made from (read once per revision). */
 export function computedSpecs(index: PageIndex): Set<string> {
-  let specs = specsOf.get(index);
+  const computed = computedPages(index.content);
+  let specs = specsOf.get(computed);
   if (!specs) {
-    specs = new Set<string>();
-    for (const page of index.content.pages.values()) {
-      const source = computedSource(page);
-      if (source) specs.add(source.spec);
-    }
-    specsOf.set(index, specs);
+    specs = new Set([...computed.values()].map((source) => source.spec));
+    specsOf.set(computed, specs);
   }
   return specs;
 }
@@ -64,9 +95,8 @@ export function computedReferences(
   documentOf: (spec: string) => unknown,
 ): Map<string, ComputedReference> {
   const out = new Map<string, ComputedReference>();
-  for (const page of index.content.pages.values()) {
-    const source = computedSource(page);
-    if (!source) continue;
+  for (const [id, source] of computedPages(index.content)) {
+    const page = index.content.pages.get(id)!;
     const document = documentOf(source.spec);
     if (document === undefined) continue;
     const pages = referencePages(document, source);
