@@ -37,13 +37,33 @@ describe('the computed pages of a revision made from another', () => {
     let current = content(pages);
     expect(computedSpecs(PageIndex.of(current))).toEqual(new Set(['petstore', 'billing']));
 
+    /** Each step edits the pages and names those it changed (a superset is allowed). */
     const steps: Array<(p: Map<string, PageNode>) => string[]> = [
-      (p) => (p.set('c3', computed('c3', 'users')), ['c3']),
-      (p) => (p.set('c1', { ...p.get('c1')!, type: 'document', computed: undefined }), ['c1']),
-      (p) => (p.set('c2', computed('c2', 'users')), ['c2']),
-      (p) => (p.delete('c3'), ['c3']),
-      (p) => (p.set('p5', computed('p5', 'orders')), ['p5', 'p7']),
-      (p) => (p.delete('c2'), p.delete('p5'), ['c2', 'p5']),
+      (p) => {
+        p.set('c3', computed('c3', 'users'));
+        return ['c3'];
+      },
+      (p) => {
+        p.set('c1', { ...p.get('c1')!, type: 'document', computed: undefined });
+        return ['c1'];
+      },
+      (p) => {
+        p.set('c2', computed('c2', 'users'));
+        return ['c2'];
+      },
+      (p) => {
+        p.delete('c3');
+        return ['c3'];
+      },
+      (p) => {
+        p.set('p5', computed('p5', 'orders'));
+        return ['p5', 'p7'];
+      },
+      (p) => {
+        p.delete('c2');
+        p.delete('p5');
+        return ['c2', 'p5'];
+      },
     ];
     for (const step of steps) {
       const edited = new Map(pages);
