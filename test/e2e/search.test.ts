@@ -174,6 +174,41 @@ describe('paging', () => {
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
   });
+
+  it('pages through more title and heading matches than a page holds in the order of one answer', async () => {
+    // More pages with a title or heading match than `limit`: a page of results is then ranked
+    // among those alone; past them, among every match. Both must give the order of one answer.
+    const tiers = await space('Tiers', 'en');
+    await seed(owner.api, tiers, [
+      insert('Zebra care', 'Feed the zebra twice a day. A zebra likes hay.'),
+      insert('Zebra stripes', 'Stripes differ.\n\n## Habitat\n\nThe zebra roams the plains.'),
+      insert('Zebra herds', 'A herd moves together.'),
+      insert('Zebra hidden', 'Never shown: a zebra.', { hidden: true }),
+      insert('Savanna', 'Grass.\n\n## Zebra crossings\n\nThe herd crosses the river.'),
+      insert('Predators', 'Lions.\n\n## Zebra hunts\n\nThe lion stalks a zebra at dusk.'),
+      insert('Grazers', 'Antelope, buffalo and the zebra graze here.'),
+      insert('Water', 'At the river a zebra drinks, then a zebra herd follows.'),
+      insert('Birds', 'Oxpeckers ride on a zebra.'),
+      insert('Unrelated', 'Nothing to see.'),
+    ]);
+    const whole = await searchSpace(tiers, 'zebra', { limit: 50 });
+    expect(whole.count).toBe(8);
+    expect(titles(whole.items).slice(0, 3).sort()).toEqual(['Zebra care', 'Zebra herds', 'Zebra stripes']);
+    expect(titles(whole.items).slice(3, 5).sort()).toEqual(['Predators', 'Savanna']);
+    expect(titles(whole.items).slice(5).sort()).toEqual(['Birds', 'Grazers', 'Water']);
+    for (const limit of [1, 2, 4]) {
+      const paged: typeof whole.items = [];
+      let page: string | undefined;
+      do {
+        const found = await searchSpace(tiers, 'zebra', { limit, ...(page ? { page } : {}) });
+        expect(found.count).toBe(8);
+        paged.push(...found.items);
+        page = found.next?.page;
+      } while (page && paged.length < 20);
+      // The same pages, scores and matched sections, in the same order.
+      expect(paged, `limit ${limit}`).toEqual(whole.items);
+    }
+  });
 });
 
 describe('ranking', () => {
