@@ -147,3 +147,39 @@ export function derivationOf(
   const base = derivation?.base.deref();
   return derivation && base ? { base, derivation } : undefined;
 }
+
+/** How far back a value is derived through contents whose own value was never asked for. */
+const MAX_DERIVATION_DEPTH = 16;
+
+/**
+ * A value computed once per revision content and kept while the content is (indexes of its
+ * pages). The value of a content made from another (a write, a merge) is derived from the other's
+ * at the cost of the change, going back at most MAX_DERIVATION_DEPTH noted derivations to one
+ * whose value is known; otherwise it is built from the whole content. Derived lazily, so a
+ * content whose value was never asked for still passes it on to those made from it.
+ */
+export function keptPerContent<T>(
+  build: (content: RevisionContent) => T,
+  derive: (base: T, made: { base: RevisionContent; derivation: Derivation }, content: RevisionContent) => T,
+): (content: RevisionContent) => T {
+  const kept = new WeakMap<RevisionContent, T>();
+  const of = (content: RevisionContent, depth: number): T => {
+    let value = kept.get(content);
+    if (value === undefined) {
+      const made = derivationOf(content);
+      value =
+        made && (kept.has(made.base) || depth < MAX_DERIVATION_DEPTH)
+          ? derive(of(made.base, depth + 1), made, content)
+          : build(content);
+      kept.set(content, value);
+    }
+    return value;
+  };
+  return (content) => of(content, 0);
+}
+
+/** The page indexes of a revision content (see `keptPerContent`). */
+export const pageIndexesOf = keptPerContent<PageIndexes>(
+  (content) => indexPages(content.pages),
+  (base, made, content) => updateIndexes(base, made.base.pages, content.pages, made.derivation.pages),
+);

@@ -3,7 +3,7 @@ import { Lru } from '../lru.js';
 import { canonicalJson } from './canonical-json.js';
 import { CowMap } from './cow-map.js';
 import { getObjects, objectHash, putObjects } from './objects.js';
-import { indexPages, noteDerivation, type PageIndexes, updateIndexes } from './page-indexes.js';
+import { noteDerivation, type PageIndexes, pageIndexesOf } from './page-indexes.js';
 import type {
   FileNode,
   PageNode,
@@ -56,21 +56,15 @@ export class Snapshot {
     /** Node object hash of each page and file, to tell what changed without comparing nodes. */
     readonly pageHashes: ReadonlyMap<string, string>,
     readonly fileHashes: ReadonlyMap<string, string>,
-    private pageIndexes?: PageIndexes,
   ) {}
 
   /**
-   * The pages by parent and by slug. Walking every page builds them the first time they are
-   * needed; after that, each tree written from this one derives its own at the cost of its changes.
+   * The pages by parent and by slug, kept per content: a tree written from another derives its
+   * own from the other's at the cost of its changes, even when the other's were never asked for
+   * (a merge that fast-forwards asks for the indexes of the tree it does not keep).
    */
   indexes(): PageIndexes {
-    this.pageIndexes ??= indexPages(this.content.pages);
-    return this.pageIndexes;
-  }
-
-  /** The indexes if they are built already (then deriving the next tree's is cheap). */
-  get knownIndexes(): PageIndexes | undefined {
-    return this.pageIndexes;
+    return pageIndexesOf(this.content);
   }
 }
 
@@ -324,16 +318,13 @@ export class ContentStore {
     await rewrite(changedFiles, next.files, fileHashes, root.files);
     const treeHash = queue(root);
     await putObjects(tx, pending, pendingHashes);
-    // Deriving the indexes now costs the change; building them later would cost every page.
-    const known = base.knownIndexes;
-    const indexes = known && updateIndexes(known, base.content.pages, next.pages, changedPages);
-    // Readers' own indexes of the content (page paths, the repository layout) derive the same way.
+    // Indexes of the content (page indexes and paths, the repository layout) derive from base's.
     noteDerivation(next, base.content, {
       pages: changedPages,
       files: changedFiles,
       reusable: changes.reusable ?? false,
     });
-    this.snapshots.set(treeHash, new Snapshot(treeHash, root, next, pageHashes, fileHashes, indexes));
+    this.snapshots.set(treeHash, new Snapshot(treeHash, root, next, pageHashes, fileHashes));
     return treeHash;
   }
 }

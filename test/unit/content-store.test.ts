@@ -100,3 +100,39 @@ describe('ContentStore trees', () => {
     expect((await storedBytes()) - before).toBeLessThan(8_000);
   });
 });
+
+describe('page indexes of written trees', () => {
+  it('derive from the tree they were written from even when that one was asked for its indexes only later', async () => {
+    // A merge that fast-forwards asks for the indexes of the main tree, then keeps the change
+    // request's tree, written from main before main's indexes existed. Its indexes must still
+    // derive from main's (sharing their unchanged groups), not be built again from every page.
+    const store = new ContentStore();
+    const pages = Array.from({ length: 500 }, (_, n) => ({
+      ...page(n),
+      parent: n < 10 ? null : `page${String(n % 10).padStart(5, '0')}`,
+    }));
+    const { main, next } = await database.db.transaction().execute(async (tx) => {
+      const empty = await store.snapshot(tx, await store.emptyTree(tx));
+      const mainHash = await store.writeTree(tx, empty, withPages(pages), { pages: pages.map((p) => p.id) });
+      // Read cold, as after the snapshot was dropped from memory: no indexes, no derivation.
+      const main = await new ContentStore().snapshot(tx, mainHash);
+      const edited = { ...pages[123]!, title: 'Edited', slug: 'edited' };
+      const nextPages = new Map(main.content.pages);
+      nextPages.set(edited.id, edited);
+      const nextHash = await store.writeTree(
+        tx,
+        main,
+        { ...main.content, pages: nextPages },
+        { pages: [edited.id] },
+      );
+      return { main, next: await store.snapshot(tx, nextHash) };
+    });
+    const mainIndexes = main.indexes();
+    const nextIndexes = next.indexes();
+    // Derived: the group of a parent the edit did not touch is the very same set.
+    expect(nextIndexes.children.get('page00001')).toBe(mainIndexes.children.get('page00001'));
+    expect(nextIndexes.slugs.get('edited')).toEqual(new Set(['page00123']));
+    expect(nextIndexes.slugs.has('page-123')).toBe(false);
+    expect(nextIndexes.children.get('page00003')).toEqual(mainIndexes.children.get('page00003'));
+  });
+});

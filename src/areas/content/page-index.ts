@@ -1,9 +1,6 @@
 import { CowMap } from '../../content/cow-map.js';
-import { derivationOf } from '../../content/page-indexes.js';
+import { keptPerContent } from '../../content/page-indexes.js';
 import { byOrder, type PageNode, type RevisionContent } from '../../content/tree.js';
-
-/** How far back a page index is derived through revisions whose own index was never asked for. */
-const MAX_DERIVATION_DEPTH = 16;
 
 /**
  * Reading aids for one revision's pages, computed once per content and kept while it is: the
@@ -45,24 +42,13 @@ export class PageIndex {
     return new PageIndex(content, children, paths, byPath);
   }
 
-  private static readonly cache = new WeakMap<RevisionContent, PageIndex>();
+  private static readonly kept = keptPerContent<PageIndex>(
+    (content) => PageIndex.build(content),
+    (base, made, content) => base.derive(content, made.derivation.pages),
+  );
 
   static of(content: RevisionContent): PageIndex {
-    return PageIndex.ofDepth(content, 0);
-  }
-
-  private static ofDepth(content: RevisionContent, depth: number): PageIndex {
-    let index = PageIndex.cache.get(content);
-    if (!index) {
-      const made = derivationOf(content);
-      const base =
-        made && (PageIndex.cache.has(made.base) || depth < MAX_DERIVATION_DEPTH)
-          ? PageIndex.ofDepth(made.base, depth + 1)
-          : undefined;
-      index = base && made ? base.derive(content, made.derivation.pages) : PageIndex.build(content);
-      PageIndex.cache.set(content, index);
-    }
-    return index;
+    return PageIndex.kept(content);
   }
 
   childrenOf(parent: string | null): PageNode[] {
