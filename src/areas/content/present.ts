@@ -133,7 +133,8 @@ export function presentPages(content: RevisionContent, ctx: ContentContext): Jso
   return presentChildren(null, ctx);
 }
 
-export function presentRevision(
+/** A revision without its `pages` (the whole tree, presented apart: see tree-json.ts). */
+export function presentRevisionBesidesPages(
   row: RevisionsTable,
   content: RevisionContent,
   ctx: ContentContext,
@@ -143,7 +144,6 @@ export function presentRevision(
     object: 'revision',
     id: row.id,
     parents: JSON.parse(row.parents) as string[],
-    pages: presentPages(content, ctx),
     files: [...content.files.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((f) => presentFile(f, ctx)),
     reusableContents: [...content.reusableContents.values()].map((r) => ({
       id: r.id,

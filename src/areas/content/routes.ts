@@ -1,10 +1,21 @@
+import type { FastifyReply } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { documentProfile } from '../../http/client-version.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { presentChangeRequest } from '../change-requests/present.js';
-import { type ContentContext, presentFile, presentPage, presentPages, presentRevision } from './present.js';
+import { type ContentContext, presentFile, presentPage, presentRevisionBesidesPages } from './present.js';
 import type { ContentTarget, OpenContent } from './service.js';
+import { PageTreeJson, withMember } from './tree-json.js';
+
+/** Bytes of page-tree JSON kept for repeated reads: two trees of 100,000 pages (56 MiB each). */
+const PAGE_TREE_JSON_BUDGET = 128 * 2 ** 20;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** JSON text already serialized (of the route's response schema): sent as it is. */
+function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(text);
+}
 
 /**
  * Revisions, pages and files are deep, recursive trees; their responses are declared open so the
@@ -92,6 +103,7 @@ const FAMILIES: Family[] = [
 export function contentRoutes(app: App): void {
   const { services, urls } = app.quire;
   const tags = ['content'];
+  const trees = new PageTreeJson(PAGE_TREE_JSON_BUDGET);
 
   for (const family of FAMILIES) {
     const params = (extra: Record<string, TSchema> = {}) =>
@@ -119,15 +131,13 @@ export function contentRoutes(app: App): void {
           response: { 200: Open, ...STANDARD_ERRORS },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const content = await open(request);
         const mergedFrom = content.mergedFrom ? presentChangeRequest(content.mergedFrom, urls) : undefined;
-        return presentRevision(
-          content.revision,
-          content.snapshot.content,
-          context(content, request.query),
-          mergedFrom,
-        );
+        const ctx = context(content, request.query);
+        const rest = presentRevisionBesidesPages(content.revision, content.snapshot.content, ctx, mergedFrom);
+        // JSON text, with a JSON type: sent as it is, not serialized again.
+        return sendJsonText(reply, withMember(JSON.stringify(rest), 'pages', trees.of(content, ctx)));
       },
     );
 
@@ -142,9 +152,12 @@ export function contentRoutes(app: App): void {
           response: { 200: Type.Object({ pages: Type.Array(Open) }), ...STANDARD_ERRORS },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const content = await open(request);
-        return { pages: presentPages(content.snapshot.content, context(content, request.query)) };
+        return sendJsonText(
+          reply,
+          withMember('{}', 'pages', trees.of(content, context(content, request.query))),
+        );
       },
     );
 
