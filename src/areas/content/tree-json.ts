@@ -20,7 +20,8 @@ export class PageTreeJson {
   }
 
   of(content: OpenContent, ctx: ContentContext): string {
-    const key = `${content.revision.id}\0${ctx.metadata}`;
+    // The space too: the app URLs of its pages name it.
+    const key = `${ctx.spaceId}\0${content.revision.id}\0${ctx.metadata}`;
     let json = this.kept.get(key);
     if (json !== undefined) {
       this.kept.delete(key);
