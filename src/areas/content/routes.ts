@@ -6,15 +6,15 @@ import type { App } from '../../http/types.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { type ContentContext, presentFile, presentPage, presentRevisionBesidesPages } from './present.js';
 import type { ContentTarget, OpenContent } from './service.js';
-import { PageTreeJson, withMember } from './tree-json.js';
+import { joinObjects, PageTreeJson } from './tree-json.js';
 
 /** Bytes of page-tree JSON kept for repeated reads: two trees of 100,000 pages (56 MiB each). */
 const PAGE_TREE_JSON_BUDGET = 128 * 2 ** 20;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** JSON text already serialized (of the route's response schema): sent as it is. */
-function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type(JSON_TYPE).send(text);
+/** JSON already serialized and encoded (of the route's response schema): sent as it is. */
+function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
+  return reply.type(JSON_TYPE).send(json);
 }
 
 /**
@@ -136,8 +136,8 @@ export function contentRoutes(app: App): void {
         const mergedFrom = content.mergedFrom ? presentChangeRequest(content.mergedFrom, urls) : undefined;
         const ctx = context(content, request.query);
         const rest = presentRevisionBesidesPages(content.revision, content.snapshot.content, ctx, mergedFrom);
-        // JSON text, with a JSON type: sent as it is, not serialized again.
-        return sendJsonText(reply, withMember(JSON.stringify(rest), 'pages', trees.of(content, ctx)));
+        // Encoded JSON, with a JSON type: sent as it is, not serialized again.
+        return sendJson(reply, joinObjects(trees.of(content, ctx), JSON.stringify(rest)));
       },
     );
 
@@ -154,10 +154,7 @@ export function contentRoutes(app: App): void {
       },
       async (request, reply) => {
         const content = await open(request);
-        return sendJsonText(
-          reply,
-          withMember('{}', 'pages', trees.of(content, context(content, request.query))),
-        );
+        return sendJson(reply, trees.of(content, context(content, request.query)));
       },
     );
 
