@@ -24,6 +24,7 @@ import * as conversations from './migrations/0021-conversations.js';
 import * as pdfRenders from './migrations/0022-pdf-renders.js';
 import * as changeCounter from './migrations/0023-change-counter.js';
 import * as searchHiddenPages from './migrations/0024-search-hidden-pages.js';
+import * as searchWeightIndexes from './migrations/0025-search-weight-indexes.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-pdf-renders': pdfRenders,
   '0023-change-counter': changeCounter,
   '0024-search-hidden-pages': searchHiddenPages,
+  '0025-search-weight-indexes': searchWeightIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -90,23 +90,37 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       await sql`ANALYZE ${sql.id(table)}`.execute(this.db);
   }
 
-  async rank(
+  /**
+   * One ranking statement (see `SqlSearchIndex.rank`). Computing each match's flags and ts_rank
+   * was most of a common word's cost (65,000 sections of a 100,000-page space: 370 ms); the
+   * title and heading matches now come from their own small indexes (0025), and with the tiers
+   * only, ts_rank runs on the sections of pages with a tier. What is left for the other matches
+   * is reading their rows to count their pages.
+   */
+  protected async rankPass(
     plan: QueryPlan,
     scope: SearchScope,
     cursor: RankCursor | undefined,
-    limit: number,
-  ): Promise<Ranking> {
-    if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
+    count: number,
+    tiered: boolean,
+  ): Promise<Ranking | undefined> {
     const query = sql`${toTsQuery(plan.must)}::tsquery`;
     const filter = sql`${toTsQuery(plan.must, { lean: true })}::tsquery`;
-    const flag = (match: string, weight: number) =>
-      sql`(CASE WHEN x.vector @@ ${match}::tsquery THEN ${sql.lit(weight)} ELSE 0 END)`;
-    const together = plan.together ? flag(toTsQuery([plan.together]), 1) : sql`0`;
-    const excluded =
+    const inScope = sql`x.space_id = ANY(ARRAY(SELECT id FROM sp))`;
+    // Sections whose title (weight A) or heading (weight B) has the words, by the indexes on
+    // those weights alone: the same sections as `vector @@ 'word':A`, without reading every vector.
+    const weighted = (weight: 'a' | 'b') =>
+      sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
+        WHERE ts_filter(x.vector, ${sql.lit(`{${weight}}`)}) @@ ${filter} AND ${inScope}`;
+    const together = plan.together
+      ? sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
+          WHERE x.vector @@ ${toTsQuery([plan.together])}::tsquery AND ${inScope}`
+      : sql`SELECT NULL::text AS space_id, NULL::text AS page_id, NULL::integer AS position WHERE false`;
+    const notQuery = toTsQuery(plan.not, { any: true, lean: true });
+    const excluded = (alias: string) =>
       plan.not.length > 0
-        ? sql`AND (x.space_id, x.page_id) NOT IN (
-            SELECT y.space_id, y.page_id FROM search_sections y
-            WHERE y.vector @@ ${toTsQuery(plan.not, { any: true, lean: true })}::tsquery)`
+        ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
+            SELECT e.space_id, e.page_id FROM search_sections e WHERE e.vector @@ ${notQuery}::tsquery)`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
@@ -120,33 +134,60 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const spaces = fixed
       ? sql`s.deleted_at IS NULL AND s.id = ANY(${scope.spaceIds}::text[])`
       : this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`);
+    // Whether only the tiers are scored: more pages have one than the answer holds (computed once).
+    const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
+    // The matches are read once to be counted (narrow rows) and, unless only the tiers are
+    // scored, once more to be ranked; the pages with a tier are read by page (OFFSET 0 keeps
+    // the planner from joining them to every match instead). ts_rank is taken
+    // where the vector is read, so no vector travels through a join or sort. The tier flags
+    // are joined, never looked up per match: sets of any size stay cheap.
     const ranked = sql`
       sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
+      tm AS MATERIALIZED (${weighted('a')}),
+      hm AS MATERIALIZED (${weighted('b')}),
+      gm AS MATERIALIZED (${together}),
+      cp AS MATERIALIZED (
+        SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm UNION SELECT space_id, page_id FROM gm
+      ),
       m AS MATERIALIZED (
-        SELECT x.space_id, x.page_id, x.position,
-          ${flag(toTsQuery(plan.must, { weight: 'A', lean: true }), 4)} + ${flag(toTsQuery(plan.must, { weight: 'B', lean: true }), 2)}
-          + ${together} + r.r / (1.0 + r.r) AS score
-        FROM search_sections x CROSS JOIN LATERAL (SELECT ts_rank(x.vector, ${query})::float8 AS r) r
-        WHERE x.vector @@ ${filter} AND x.space_id = ANY(ARRAY(SELECT id FROM sp)) ${excluded}
+        SELECT x.space_id, x.page_id FROM search_sections x WHERE x.vector @@ ${filter} AND ${inScope} ${excluded('x')}
+      ),
+      r AS MATERIALIZED (
+        SELECT y.space_id, y.page_id, y.position, y.r FROM cp CROSS JOIN LATERAL (
+          SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
+          WHERE x.space_id = cp.space_id AND x.page_id = cp.page_id AND x.vector @@ ${filter} ${excluded('x')}
+          OFFSET 0
+        ) y WHERE ${restricting}
+        UNION ALL
+        SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
+        WHERE NOT ${restricting} AND x.vector @@ ${filter} AND ${inScope} ${excluded('x')}
       ),
       ranked AS MATERIALIZED (
-        SELECT m.space_id, m.page_id, MAX(m.score)::float8 AS score, array_agg(m.position) AS positions
-        FROM m WHERE true ${hidden} GROUP BY m.space_id, m.page_id
+        SELECT m.space_id, m.page_id, array_agg(m.position) AS positions,
+          MAX((CASE WHEN tm.position IS NULL THEN 0 ELSE 4 END) + (CASE WHEN hm.position IS NULL THEN 0 ELSE 2 END)
+            + (CASE WHEN gm.position IS NULL THEN 0 ELSE 1 END) + m.r / (1.0 + m.r))::float8 AS score
+        FROM r m
+        LEFT JOIN tm ON tm.space_id = m.space_id AND tm.page_id = m.page_id AND tm.position = m.position
+        LEFT JOIN hm ON hm.space_id = m.space_id AND hm.page_id = m.page_id AND hm.position = m.position
+        LEFT JOIN gm ON gm.space_id = m.space_id AND gm.page_id = m.page_id AND gm.position = m.position
+        WHERE true ${hidden} GROUP BY m.space_id, m.page_id
       ),
       top AS MATERIALIZED (
         SELECT space_id, page_id, score, positions FROM ranked WHERE ${this.cursorSql(cursor)}
         ORDER BY score DESC, space_id, page_id
-        LIMIT ${limit + 1}
+        LIMIT ${count + 1}
       )`;
+    // Every matched page is counted, scored or not.
+    const total = sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)`;
     // One statement: the count, the returned pages and their matched sections, both read by index
     // for those pages only (OFFSET 0 keeps the planner from joining every page row instead); one
     // page more than asked tells whether more follow. The count's row comes back even when no
     // page does. It starts with SELECT: the driver takes any other statement for a write.
     const statement = sql<
-      Partial<PageRow> & { score: number; total: number; sections: SectionJson[] | null }
+      Partial<PageRow> & { score: number; total: number; restricted: boolean; sections: SectionJson[] | null }
     >`
       SELECT * FROM (WITH ${ranked}
-        SELECT c.total, t.* FROM (SELECT COUNT(*) AS total FROM ranked) c
+        SELECT c.total, c.restricted, t.* FROM (SELECT ${total} AS total, ${restricting} AS restricted) c
         LEFT JOIN LATERAL (
           SELECT top.space_id, top.page_id, top.score, p.title, p.description, p.path, p.ancestors,
             (SELECT json_agg(json_build_array(y.position, y.anchor, y.heading, y.body) ORDER BY y.position)
@@ -163,8 +204,10 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     if (fixed) keepPrepared(statement.sql);
     const { rows } = await this.db.executeQuery(statement);
     const found = rows.filter((r): r is PageRow & typeof r => r.page_id != null);
+    // Fewer pages than asked from the tiers only: they ran out, so every match is ranked.
+    if (tiered && found.length <= count && rows[0]?.restricted === true) return undefined;
     return {
-      pages: found.slice(0, limit).map((row) => ({
+      pages: found.slice(0, count).map((row) => ({
         spaceId: row.space_id,
         pageId: row.page_id,
         score: Number(row.score),
@@ -178,7 +221,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
           body,
         })),
       })),
-      more: found.length > limit,
+      more: found.length > count,
       total: Number(rows[0]?.total ?? 0),
     };
   }

@@ -165,12 +165,37 @@ export function chunks<T>(items: T[], size = CHUNK): T[][] {
 export abstract class SqlSearchIndex implements SearchIndex {
   constructor(protected readonly db: Db) {}
 
-  abstract rank(
+  /**
+   * Ranking a common word's every match is most of its cost, and a page's rank is decided by its
+   * best tier first (a title match 4, a heading 2, the words together 1) and by the engine's
+   * relevance within a tier (below 1). So a page with a tier outscores every page without one:
+   * when more pages than asked have a tier, only they are scored and the others only counted
+   * (`tiered`). When that ranks fewer pages than asked (after a cursor, or when hidden or
+   * excluded pages thin the tiers), every match is ranked.
+   */
+  async rank(
     plan: QueryPlan,
     scope: SearchScope,
     cursor: RankCursor | undefined,
     limit: number,
-  ): Promise<Ranking>;
+  ): Promise<Ranking> {
+    if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
+    const count = Math.max(1, Math.trunc(limit));
+    const tiered = await this.rankPass(plan, scope, cursor, count, true);
+    return tiered ?? (await this.rankPass(plan, scope, cursor, count, false))!;
+  }
+
+  /**
+   * One ranking statement (see `rank`). Answers undefined when `tiered` ranked fewer pages than
+   * asked: the caller ranks them all.
+   */
+  protected abstract rankPass(
+    plan: QueryPlan,
+    scope: SearchScope,
+    cursor: RankCursor | undefined,
+    count: number,
+    tiered: boolean,
+  ): Promise<Ranking | undefined>;
   abstract optimize(): Promise<void>;
   /** Deletes the terms of these sections (before their rows go). */
   protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;

@@ -169,29 +169,12 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async rank(
-    plan: QueryPlan,
-    scope: SearchScope,
-    cursor: RankCursor | undefined,
-    limit: number,
-  ): Promise<Ranking> {
-    if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
-    const count = Math.max(1, Math.trunc(limit));
-    const tiered = await this.rankPass(plan, scope, cursor, count, true);
-    // The pages of the tiers did not fill the page asked for (after a cursor, or when some are
-    // hidden or excluded): every match is ranked.
-    return tiered ?? (await this.rankPass(plan, scope, cursor, count, false))!;
-  }
-
   /**
-   * One ranking statement. bm25 is most of the cost of a common word (65,000 sections of a
-   * 100,000-page space: 52 of 118 ms), and it only orders pages within a tier. A page with
-   * a title, heading or together match (its tier) outscores every page without one, so when
-   * more pages than asked have a tier (`tiered`), only the sections that give a page its tier
-   * are scored with bm25 and pages without a tier are only counted (measured: 118 -> 55 ms).
-   * Answers undefined when `tiered` ranked fewer pages than asked: the caller ranks them all.
+   * One ranking statement (see `SqlSearchIndex.rank`). bm25 is most of the cost of a common
+   * word (65,000 sections of a 100,000-page space: 52 of 118 ms); with the tiers only, the
+   * sections that give a page its tier are scored (measured: 118 -> 55 ms).
    */
-  private async rankPass(
+  protected async rankPass(
     plan: QueryPlan,
     scope: SearchScope,
     cursor: RankCursor | undefined,
