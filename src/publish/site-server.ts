@@ -28,6 +28,7 @@ import {
 } from './api-reference.js';
 import { evaluateCondition, parseCondition } from './conditions.js';
 import { type DocumentExtrasNeeds, documentExtras } from './document-extras.js';
+import { PageAnswers, type ViewedPage } from './page-answers.js';
 import { SITE_ASSETS } from './render/assets.js';
 import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
@@ -109,6 +110,7 @@ export class SiteServer {
   private readonly etags = new Lru<string, string>(8192);
   /** The whole page trees that trimmed pages name (see tree-fragment.ts). */
   private readonly trees = new TreeFragments();
+  private readonly answers = new PageAnswers();
 
   constructor(
     private readonly deps: Deps,
@@ -137,6 +139,10 @@ export class SiteServer {
     const published = await loadPublishedSite(this.deps.database, request.site);
     if (!published?.site.published) return this.status(404, 'There is no published site here.');
     const { site } = published;
+    const kept = this.answers.notModified(request.url, published, request.headers, (view) =>
+      this.recordView(view, request),
+    );
+    if (kept) return kept;
     const presented = presentedBy(site, request.query, parseCookies(request.headers.cookie));
     const decision = await decideAccess(
       this.deps.db,
@@ -152,7 +158,14 @@ export class SiteServer {
     const visible = visibleParts(published, (condition) => this.allows(condition, decision.claims));
     const protectedSite = site.visibility !== 'public' && site.visibility !== 'unlisted';
     const noindex = site.visibility !== 'public';
-    return this.serve(request, segments, visible, decision.claims, { noindex, protectedSite, views: true });
+    // Without a credential, a public site answers a URL the same until the next commit.
+    const keep = !protectedSite && presented.token === undefined && presented.shareKey === undefined;
+    return this.serve(request, segments, visible, decision.claims, {
+      noindex,
+      protectedSite,
+      views: true,
+      keep,
+    });
   }
 
   /**
@@ -173,7 +186,7 @@ export class SiteServer {
     segments: string[],
     visible: VisibleSite,
     claims: VisitorClaims,
-    common: { noindex: boolean; protectedSite: boolean; views?: boolean },
+    common: { noindex: boolean; protectedSite: boolean; views?: boolean; keep?: boolean },
   ): Promise<SiteResponse> {
     const { published } = visible;
     const { site } = published;
@@ -239,19 +252,17 @@ export class SiteServer {
       };
     }
 
-    if (common.views && !markdownView && request.visitor) {
-      const { referrer, ...visitor } = request.visitor;
-      this.services.siteViews?.record({
-        orgId: site.org_id,
-        siteId: site.id,
-        siteSpaceId: location.siteSpace.id,
-        spaceId: location.siteSpace.space.id,
-        pageId: page.id,
-        url: request.url,
-        referrer,
-        visitor,
-      });
-    }
+    const viewed: ViewedPage | undefined =
+      common.views && !markdownView
+        ? {
+            orgId: site.org_id,
+            siteId: site.id,
+            siteSpaceId: location.siteSpace.id,
+            spaceId: location.siteSpace.space.id,
+            pageId: page.id,
+          }
+        : undefined;
+    if (viewed) this.recordView(viewed, request);
 
     const etag = this.etagOf([
       VERSION,
@@ -273,6 +284,14 @@ export class SiteServer {
       'Cache-Control': personal ? 'private, no-cache' : 'public, no-cache',
       ...(site.adaptive_enabled ? { Vary: 'Cookie' } : {}),
     };
+    if (common.keep)
+      this.answers.keep(request.url, {
+        published,
+        cookie: request.headers.cookie,
+        etag,
+        headers: cacheHeaders,
+        view: viewed,
+      });
     if (request.headers.ifNoneMatch?.split(/\s*,\s*/).includes(etag))
       return { status: 304, headers: cacheHeaders, body: '' };
 
@@ -315,6 +334,12 @@ export class SiteServer {
       this.rendered.set(etag, html);
     }
     return { status: 200, headers: { ...this.htmlHeaders(common), ...cacheHeaders }, body: html };
+  }
+
+  private recordView(view: ViewedPage, request: SiteRequest): void {
+    if (!request.visitor) return;
+    const { referrer, ...visitor } = request.visitor;
+    this.services.siteViews?.record({ ...view, url: request.url, referrer, visitor });
   }
 
   /** A page's ETag: a digest of what it depends on, computed once per combination. */

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { type Site, SiteVisibility } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -90,6 +90,33 @@ describe('a public site', () => {
     });
     expect(after.status).toBe(200);
     expect(after.body).toContain('Rewritten reference.');
+  });
+
+  it('counts a view for every revalidation, and hears a change of who may see the site at once', async () => {
+    const kept = await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, 'Revalidated');
+    const url = `${rootOf(kept)}guides/install`;
+    const etag = (await visit(url)).headers.get('etag')!;
+    const views = server.app.quire.services.siteViews;
+    const recorded = vi.spyOn(views, 'record');
+    try {
+      for (let i = 0; i < 3; i++) expect((await visit(url, { 'if-none-match': etag })).status).toBe(304);
+      expect(recorded).toHaveBeenCalledTimes(3);
+      expect(
+        new Set(recorded.mock.calls.map(([view]) => `${view.siteId} ${view.pageId} ${view.url}`)).size,
+      ).toBe(1);
+      expect(recorded.mock.calls[0]![0]).toMatchObject({ siteId: kept.id, url });
+      // Another ETag is a full answer, and a view.
+      expect((await visit(url, { 'if-none-match': '"other"' })).status).toBe(200);
+      expect(recorded).toHaveBeenCalledTimes(4);
+    } finally {
+      recorded.mockRestore();
+    }
+    // The same URL and ETag, once the site needs a share link: refused, not revalidated.
+    await owner.api.orgs.updateSiteById(orgId, kept.id, { visibility: SiteVisibility.ShareLink } as never);
+    expect((await visit(url, { 'if-none-match': etag })).status).toBe(404);
+    // Public again: answered (the site's settings are part of its pages' ETags).
+    await owner.api.orgs.updateSiteById(orgId, kept.id, { visibility: SiteVisibility.Public } as never);
+    expect((await visit(url, { 'if-none-match': etag })).status).toBe(200);
   });
 
   it('serves markdown views, llms.txt, sitemap.xml and robots.txt', async () => {
