@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
+import { type TermsPart, termsMatch } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
 import {
   chunks,
@@ -105,22 +106,29 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     tiered: boolean,
   ): Promise<Ranking | undefined> {
     const query = sql`${toTsQuery(plan.must)}::tsquery`;
-    const filter = sql`${toTsQuery(plan.must, { lean: true })}::tsquery`;
+    const fixed = scope.org === undefined && scope.spaceIds !== undefined;
+    // One space: matched inside the indexes, by its term (see pg-terms.ts).
+    const alone = fixed && scope.spaceIds!.length === 1 ? scope.spaceIds![0] : undefined;
+    const matching = (part: TermsPart, alias: string, tsquery: string) =>
+      termsMatch(part, alias, tsquery, alone);
+    const filter = toTsQuery(plan.must, { lean: true });
     const inScope = sql`x.space_id = ANY(ARRAY(SELECT id FROM sp))`;
     // Sections whose title (weight A) or heading (weight B) has the words, by the indexes on
     // those weights alone: the same sections as `vector @@ 'word':A`, without reading every vector.
-    const weighted = (weight: 'a' | 'b') =>
+    const weighted = (part: 'titles' | 'headings') =>
       sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
-        WHERE ts_filter(x.vector, ${sql.lit(`{${weight}}`)}) @@ ${filter} AND ${inScope}`;
+        WHERE ${matching(part, 'x', filter)} AND ${inScope}`;
+    // The words' sections by the index (without positions, so no row is checked again by
+    // concatenating its terms), then those with the words together, on the vector itself.
     const together = plan.together
       ? sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
-          WHERE x.vector @@ ${toTsQuery([plan.together])}::tsquery AND ${inScope}`
+          WHERE ${matching('all', 'x', filter)} AND x.vector @@ ${toTsQuery([plan.together])}::tsquery AND ${inScope}`
       : sql`SELECT NULL::text AS space_id, NULL::text AS page_id, NULL::integer AS position WHERE false`;
-    const notQuery = toTsQuery(plan.not, { any: true, lean: true });
     const excluded = (alias: string) =>
       plan.not.length > 0
         ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
-            SELECT e.space_id, e.page_id FROM search_sections e WHERE e.vector @@ ${notQuery}::tsquery)`
+            SELECT e.space_id, e.page_id FROM search_sections e
+            WHERE ${matching('all', 'e', toTsQuery(plan.not, { any: true, lean: true }))})`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
@@ -130,37 +138,37 @@ export class PostgresSearchIndex extends SqlSearchIndex {
           SELECT p.space_id, p.page_id FROM search_pages p WHERE p.space_id = ANY(ARRAY(SELECT id FROM sp)) AND p.hidden = 1)`;
     // A list of spaces is one parameter, so the statement's text depends only on the query's
     // shape; an organization's visibility rules are lists of any length.
-    const fixed = scope.org === undefined && scope.spaceIds !== undefined;
     const spaces = fixed
       ? sql`s.deleted_at IS NULL AND s.id = ANY(${scope.spaceIds}::text[])`
       : this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`);
     // Whether only the tiers are scored: more pages have one than the answer holds (computed once).
     const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
-    // The matches are read once to be counted (narrow rows) and, unless only the tiers are
-    // scored, once more to be ranked; the pages with a tier are read by page (OFFSET 0 keeps
+    // The matches are read either to be counted (narrow rows, when only the pages with a tier
+    // are scored) or to be ranked; the pages with a tier are read by page (OFFSET 0 keeps
     // the planner from joining them to every match instead). ts_rank is taken
     // where the vector is read, so no vector travels through a join or sort. The tier flags
     // are joined, never looked up per match: sets of any size stay cheap.
     const ranked = sql`
       sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
-      tm AS MATERIALIZED (${weighted('a')}),
-      hm AS MATERIALIZED (${weighted('b')}),
+      tm AS MATERIALIZED (${weighted('titles')}),
+      hm AS MATERIALIZED (${weighted('headings')}),
       gm AS MATERIALIZED (${together}),
       cp AS MATERIALIZED (
         SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm UNION SELECT space_id, page_id FROM gm
       ),
       m AS MATERIALIZED (
-        SELECT x.space_id, x.page_id FROM search_sections x WHERE x.vector @@ ${filter} AND ${inScope} ${excluded('x')}
+        SELECT x.space_id, x.page_id FROM search_sections x
+        WHERE ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
       ),
       r AS MATERIALIZED (
         SELECT y.space_id, y.page_id, y.position, y.r FROM cp CROSS JOIN LATERAL (
           SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
-          WHERE x.space_id = cp.space_id AND x.page_id = cp.page_id AND x.vector @@ ${filter} ${excluded('x')}
+          WHERE x.space_id = cp.space_id AND x.page_id = cp.page_id AND x.vector @@ ${filter}::tsquery ${excluded('x')}
           OFFSET 0
         ) y WHERE ${restricting}
         UNION ALL
         SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
-        WHERE NOT ${restricting} AND x.vector @@ ${filter} AND ${inScope} ${excluded('x')}
+        WHERE NOT ${restricting} AND ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
       ),
       ranked AS MATERIALIZED (
         SELECT m.space_id, m.page_id, array_agg(m.position) AS positions,
@@ -177,8 +185,11 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         ORDER BY score DESC, space_id, page_id
         LIMIT ${count + 1}
       )`;
-    // Every matched page is counted, scored or not.
-    const total = sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)`;
+    // Every matched page is counted, scored or not: when every match was scored, they are the
+    // ranked pages, and the matches are not read a second time (a CTE is read when first used).
+    const total = sql`(CASE WHEN ${restricting}
+      THEN (SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)
+      ELSE (SELECT COUNT(*) FROM ranked) END)`;
     // One statement: the count, the returned pages and their matched sections, both read by index
     // for those pages only (OFFSET 0 keeps the planner from joining every page row instead); one
     // page more than asked tells whether more follow. The count's row comes back even when no

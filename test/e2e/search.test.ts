@@ -3,6 +3,7 @@ import { SiteVisibility } from '@gitbook/api';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
+import { termsMatch } from '../../src/search/pg-terms.js';
 import { rawRequest } from '../helpers/client.js';
 import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
@@ -229,6 +230,25 @@ describe('ranking', () => {
     expect(titles((await searchSpace(id, 'rate limit ')).items)).toEqual(['Throttling', 'Quotas']);
     const scores = (await searchSpace(id, 'proxy ')).items.map((i) => i.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
+  it("finds one space's matches, a title's and a heading's in the indexes migration 0025 made", async () => {
+    const { db } = server.app.quire.deps.database;
+    for (const [part, index] of [
+      ['all', 'search_sections_terms'],
+      ['titles', 'search_sections_titles'],
+      ['headings', 'search_sections_headings'],
+    ] as const) {
+      // Any plan that can use the index does: the query names the very expression indexed.
+      const plan = await db.transaction().execute(async (tx) => {
+        await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+        return sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT x.page_id FROM search_sections x
+          WHERE ${termsMatch(part, 'x', "'proxy'", 'some-space')}`.execute(tx);
+      });
+      expect(JSON.stringify(plan.rows)).toContain(`"Index Name":"${index}"`);
+    }
   });
 });
 
