@@ -13,8 +13,11 @@ export interface ViewedPage {
 
 /** How a URL of a public site was answered, while the site reads the same. */
 interface PageAnswer {
-  /** The site as it was read: the same object while nothing was committed (its ReadCache). */
-  published: PublishedSite;
+  /**
+   * The site as it was read: the same object while nothing was committed (its ReadCache). Held
+   * weakly: an old site must not keep its spaces' old revisions alive (SiteServer's `opened`).
+   */
+  published: WeakRef<PublishedSite>;
   /** The Cookie header it was answered for (usually none). */
   cookie: string | undefined;
   etag: string;
@@ -36,8 +39,8 @@ interface PageAnswer {
 export class PageAnswers {
   private readonly kept = new Lru<string, PageAnswer>(8192);
 
-  keep(url: string, answer: PageAnswer): void {
-    this.kept.set(url, answer);
+  keep(url: string, published: PublishedSite, answer: Omit<PageAnswer, 'published'>): void {
+    this.kept.set(url, { ...answer, published: new WeakRef(published) });
   }
 
   /**
@@ -51,7 +54,7 @@ export class PageAnswers {
     record: (view: ViewedPage) => void,
   ): SiteResponse | undefined {
     const answer = this.kept.get(url);
-    if (answer?.published !== published || answer.cookie !== headers.cookie) return undefined;
+    if (answer?.published.deref() !== published || answer.cookie !== headers.cookie) return undefined;
     if (!headers.ifNoneMatch?.split(/\s*,\s*/).includes(answer.etag)) return undefined;
     if (answer.view) record(answer.view);
     return { status: 304, headers: answer.headers, body: '' };

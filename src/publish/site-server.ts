@@ -285,8 +285,7 @@ export class SiteServer {
       ...(site.adaptive_enabled ? { Vary: 'Cookie' } : {}),
     };
     if (common.keep)
-      this.answers.keep(request.url, {
-        published,
+      this.answers.keep(request.url, published, {
         cookie: request.headers.cookie,
         etag,
         headers: cacheHeaders,
