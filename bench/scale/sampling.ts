@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import { log, progress } from './report.js';
 
 /** How operations are sampled: warm-up, then the small size, then the large, within a time budget. */
@@ -8,6 +9,33 @@ export const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.min(20, SAMPLES));
 /** Sampling (and warming up) one side of an operation stops after this many seconds. */
 const BUDGET_MS = Number(process.env.BENCH_OP_BUDGET_S ?? 60) * 1000;
 const MIN_SAMPLES = Math.min(20, SAMPLES);
+
+/**
+ * Garbage-collection pauses of this process (server and client both run here), to tell whether
+ * a slow sample waited on one: the slowest sample of each side is logged with the collection
+ * time inside it.
+ */
+const pauses: Array<{ start: number; end: number; kind: string }> = [];
+const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { detail } = entry as unknown as { detail?: { kind?: number } };
+    const kind = GC_KINDS[detail?.kind ?? 0] ?? 'other';
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration, kind });
+  }
+  if (pauses.length > 100_000) pauses.splice(0, pauses.length - 100_000);
+}).observe({ entryTypes: ['gc'] });
+
+function collectedWithin(start: number, end: number): string {
+  let ms = 0;
+  const kinds = new Set<string>();
+  for (const p of pauses) {
+    const overlap = Math.max(0, Math.min(end, p.end) - Math.max(start, p.start));
+    if (overlap > 0) kinds.add(p.kind);
+    ms += overlap;
+  }
+  return `${ms.toFixed(1)} ms${kinds.size ? ` (${[...kinds].join(', ')})` : ''}`;
+}
 
 /** A timed operation: `i` is the sample's number (to vary the page read); answers milliseconds. */
 export type Op = (i: number) => Promise<number>;
@@ -23,15 +51,24 @@ async function sample(label: string, op: Op, samples = SAMPLES, warmup = WARMUP)
     if (i >= 1 && performance.now() - started > BUDGET_MS / 4) break;
   }
   const out: number[] = [];
+  let slowest = { ms: -1, start: 0, end: 0 };
   started = performance.now();
   for (let i = 0; i < samples; i++) {
+    const start = performance.now();
     out.push(await op(i));
+    const end = performance.now();
+    if (out[i]! > slowest.ms) slowest = { ms: out[i]!, start, end };
     progress(`  ${label}: ${i + 1}/${samples} samples`);
     if (performance.now() - started > BUDGET_MS && i + 1 >= MIN_SAMPLES && i + 1 < samples) {
       log(`  ${label}: stopped at ${i + 1} samples (budget of ${BUDGET_MS / 1000} s spent)`);
       break;
     }
   }
+  // Observers hear of collections after the turn they happened in.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  log(
+    `  ${label}: slowest sample ${slowest.ms.toFixed(1)} ms, ${collectedWithin(slowest.start, slowest.end)} of it collecting garbage`,
+  );
   return out;
 }
 
