@@ -251,8 +251,11 @@ async function indexBytes(): Promise<{ total: number; detail: string }> {
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'search\\_%'`.execute(db);
     const total = rows.reduce((n, r) => n + Number(r.bytes), 0);
+    // The GIN indexes of the sections' terms (0025: all terms, titles, headings).
     const gin = await sql<{ bytes: string }>`
-      SELECT COALESCE(pg_relation_size(to_regclass('search_sections_vector')), 0)::text AS bytes`.execute(db);
+      SELECT COALESCE(SUM(pg_relation_size(i.indexrelid)), 0)::text AS bytes
+      FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+      WHERE i.indrelid = to_regclass('search_sections') AND a.amname = 'gin'`.execute(db);
     return {
       total,
       detail: `GIN ${mib(Number(gin.rows[0]?.bytes ?? 0))}, ${rows
