@@ -112,7 +112,13 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const matching = (part: TermsPart, alias: string, tsquery: string) =>
       termsMatch(part, alias, tsquery, alone);
     const filter = toTsQuery(plan.must, { lean: true });
-    const inScope = sql`x.space_id = ANY(ARRAY(SELECT id FROM sp))`;
+    // A few spaces are one array to compare with; an organization's thousands are a hashed set
+    // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search).
+    // OFFSET 0 keeps it a set to look matches up in, never a join that reads every section of
+    // every space by space.
+    const spaceIn = (column: RawBuilder<unknown>) =>
+      fixed ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))` : sql`${column} IN (SELECT id FROM sp OFFSET 0)`;
+    const inScope = spaceIn(sql`x.space_id`);
     // Sections whose title (weight A) or heading (weight B) has the words, by the indexes on
     // those weights alone: the same sections as `vector @@ 'word':A`, without reading every vector.
     const weighted = (part: 'titles' | 'headings') =>
@@ -135,7 +141,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const hidden = scope.includeHidden
       ? sql``
       : sql`AND (m.space_id, m.page_id) NOT IN (
-          SELECT p.space_id, p.page_id FROM search_pages p WHERE p.space_id = ANY(ARRAY(SELECT id FROM sp)) AND p.hidden = 1)`;
+          SELECT p.space_id, p.page_id FROM search_pages p WHERE ${spaceIn(sql`p.space_id`)} AND p.hidden = 1)`;
     // A list of spaces is one parameter, so the statement's text depends only on the query's
     // shape; an organization's visibility rules are lists of any length.
     const spaces = fixed
