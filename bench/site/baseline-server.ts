@@ -1,11 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
+import Fastify from 'fastify';
 
 /**
  * The baseline for bench/site: a bare node:http server answering, for each page URL, the same
  * bytes and headers Quire answered for it (read from BASELINE_PAGES, one JSON object a line),
- * and the same 304 when If-None-Match names the page's ETag.
+ * and the same 304 when If-None-Match names the page's ETag. With BASELINE_FRAMEWORK=fastify,
+ * the same answers through Fastify, with one async onRequest hook and a wildcard route like
+ * Quire's published sites: what the framework itself costs, the most Quire can reach on it.
  */
 interface StoredPage {
   path: string;
@@ -37,19 +40,34 @@ for await (const line of createInterface({ input: createReadStream(process.env.B
   });
 }
 
-createServer((req, res) => {
-  const page = pages.get(req.url ?? '');
-  if (!page) {
-    res.writeHead(404, { 'content-length': 0 });
-    res.end();
-    return;
-  }
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch?.split(/\s*,\s*/).includes(page.etag)) {
-    res.writeHead(304, page.notModified);
-    res.end();
-    return;
-  }
-  res.writeHead(200, page.headers);
-  res.end(page.body);
-}).listen(port, '127.0.0.1', () => process.stdout.write(`listening with ${pages.size} pages\n`));
+type Answer = { status: number; headers: Record<string, string | number>; body?: Buffer };
+
+function answer(url: string, ifNoneMatch: string | undefined): Answer {
+  const page = pages.get(url);
+  if (!page) return { status: 404, headers: { 'content-length': 0 } };
+  if (ifNoneMatch?.split(/\s*,\s*/).includes(page.etag)) return { status: 304, headers: page.notModified };
+  return { status: 200, headers: page.headers, body: page.body };
+}
+
+const listening = () => process.stdout.write(`listening with ${pages.size} pages\n`);
+if (process.env.BASELINE_FRAMEWORK === 'fastify') {
+  const app = Fastify({ logger: false });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.get('/*', async (request, reply) => {
+    const { status, headers, body } = answer(request.url, request.headers['if-none-match']);
+    reply.code(status);
+    for (const [name, value] of Object.entries(headers))
+      if (name !== 'content-length') reply.header(name, value);
+    return reply.send(body ?? '');
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  listening();
+} else {
+  createServer((req, res) => {
+    const { status, headers, body } = answer(req.url ?? '', req.headers['if-none-match']);
+    res.writeHead(status, headers);
+    res.end(body);
+  }).listen(port, '127.0.0.1', listening);
+}

@@ -71,12 +71,16 @@ export async function startQuire(databaseUrl: string | null, env: Record<string,
 }
 
 /** bench/site/baseline-server.ts answering the pages of `pagesFile` (one JSON object a line). */
-export async function startBaseline(pagesFile: string, probe: string) {
+export async function startBaseline(pagesFile: string, probe: string, framework?: 'fastify') {
   const port = await freePort();
   const child = startProcess(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'bench/site/baseline-server.ts')],
-    { PORT: String(port), BASELINE_PAGES: pagesFile },
+    {
+      PORT: String(port),
+      BASELINE_PAGES: pagesFile,
+      ...(framework ? { BASELINE_FRAMEWORK: framework } : {}),
+    },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitFor200(`${url}${probe}`, 120_000);

@@ -12,7 +12,8 @@
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 1),
  * BENCH_TESTS (default `A,B`; one alone while profiling), BENCH_SKIP_BUILD=1 to reuse dist as it
  * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops),
- * BENCH_NODE_FLAGS for more flags to the server's node (`--perf-basic-prof` for `perf record`).
+ * BENCH_NODE_FLAGS for more flags to the server's node (`--perf-basic-prof` for `perf record`),
+ * BENCH_FASTIFY=1 to load the same answers through bare Fastify too (the framework's own ceiling).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -28,6 +29,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Which load tests to run. */
 const TESTS = (process.env.BENCH_TESTS ?? 'A,B').split(',');
+/** Whether bare Fastify answering the same bytes is measured too (see baseline-server.ts). */
+const FASTIFY = process.env.BENCH_FASTIFY === '1';
 const BATCH = 50;
 /** The space, written 50 inserts per change request, each merged; then the site, published. */
 async function seed(base: string, specs: PageSpec[]) {
@@ -142,8 +145,14 @@ async function run(label: string, databaseUrl: string | null) {
         `${JSON.stringify({ path: p.path, etag: p.etag, body: p.body, headers: p.headers, notModified: p.notModified })}\n`,
       );
     closeSync(file);
-    const results: Array<{ test: string; base: PagesLoadResult[]; ours: PagesLoadResult[] }> = [];
+    const results: Array<{
+      test: string;
+      base: PagesLoadResult[];
+      ours: PagesLoadResult[];
+      framework: PagesLoadResult[];
+    }> = [];
     const baseline = await startBaseline(pagesFile, pages[0]!.path);
+    const fastify = FASTIFY ? await startBaseline(pagesFile, pages[0]!.path, 'fastify') : undefined;
     try {
       const full: PageRequest[] = pages.map((p) => ({ path: p.path }));
       const revalidate: PageRequest[] = pages.map((p) => ({
@@ -158,31 +167,44 @@ async function run(label: string, databaseUrl: string | null) {
         // Warm both up so neither pays for JIT compilation inside the measurement.
         await loadPages(baseline.url, requests, status, CONNECTIONS, 2);
         await loadPages(quire.url, requests, status, CONNECTIONS, 2);
+        if (fastify) await loadPages(fastify.url, requests, status, CONNECTIONS, 2);
         const base: PagesLoadResult[] = [];
         const ours: PagesLoadResult[] = [];
+        const framework: PagesLoadResult[] = [];
         for (let round = 1; round <= ROUNDS; round++) {
           base.push(await loadPages(baseline.url, requests, status, CONNECTIONS, SECONDS));
           ours.push(await loadPages(quire.url, requests, status, CONNECTIONS, SECONDS));
           log(`  ${test} round ${round}: baseline ${fmt(base.at(-1)!)}`);
           log(`  ${test} round ${round}: quire    ${fmt(ours.at(-1)!)}`);
+          if (fastify) {
+            framework.push(await loadPages(fastify.url, requests, status, CONNECTIONS, SECONDS));
+            log(`  ${test} round ${round}: fastify  ${fmt(framework.at(-1)!)}`);
+          }
         }
-        results.push({ test, base, ours });
+        results.push({ test, base, ours, framework });
       }
     } finally {
       await baseline.close();
+      await fastify?.close();
     }
 
     log(`  ${'-'.repeat(86)}`);
     log(
       `  ${label.padEnd(8)} ${'test'.padEnd(24)} ${'quire req/s'.padStart(11)} ${'p99'.padStart(6)} ${'node:http'.padStart(10)} ${'p99'.padStart(6)} ${'ratio'.padStart(6)}  target`,
     );
-    for (const { test, base, ours } of results) {
+    for (const { test, base, ours, framework } of results) {
       const ourRps = median(ours.map((r) => r.requestsPerSec));
       const baseRps = median(base.map((r) => r.requestsPerSec));
       const ratio = ourRps / baseRps;
       log(
         `  ${label.padEnd(8)} ${test.padEnd(24)} ${ourRps.toFixed(0).padStart(11)} ${`${median(ours.map((r) => r.p99))}ms`.padStart(6)} ${baseRps.toFixed(0).padStart(10)} ${`${median(base.map((r) => r.p99))}ms`.padStart(6)} ${ratio.toFixed(2).padStart(6)}  ≥ 0.3 ${ratio >= 0.3 ? 'ok' : 'MISSED'}`,
       );
+      if (framework.length > 0) {
+        const frameworkRps = median(framework.map((r) => r.requestsPerSec));
+        log(
+          `  ${label.padEnd(8)} ${'  bare Fastify, same bytes'.padEnd(24)} ${frameworkRps.toFixed(0).padStart(11)} ${`${median(framework.map((r) => r.p99))}ms`.padStart(6)} ${baseRps.toFixed(0).padStart(10)} ${''.padStart(6)} ${(frameworkRps / baseRps).toFixed(2).padStart(6)}  (the framework's own ceiling; Quire at ${(ourRps / frameworkRps).toFixed(2)} of it)`,
+        );
+      }
       if (ours.some((r) => r.unexpected > 0 || r.errors > 0))
         log(`  ${label} ${test}: WARNING some requests failed`);
     }

@@ -55,7 +55,8 @@ export class PageAnswers {
   ): SiteResponse | undefined {
     const answer = this.kept.get(url);
     if (answer?.published.deref() !== published || answer.cookie !== headers.cookie) return undefined;
-    if (!headers.ifNoneMatch?.split(/\s*,\s*/).includes(answer.etag)) return undefined;
+    const sent = headers.ifNoneMatch;
+    if (sent !== answer.etag && !sent?.split(/\s*,\s*/).includes(answer.etag)) return undefined;
     if (answer.view) record(answer.view);
     return { status: 304, headers: answer.headers, body: '' };
   }

@@ -336,9 +336,20 @@ export class SiteServer {
   }
 
   private recordView(view: ViewedPage, request: SiteRequest): void {
-    if (!request.visitor) return;
-    const { referrer, ...visitor } = request.visitor;
-    this.services.siteViews?.record({ ...view, url: request.url, referrer, visitor });
+    const asked = request.visitor;
+    if (!asked) return;
+    // Written out rather than spread: this runs on every page view, kept revalidations too.
+    const { ip, userAgent, language } = asked;
+    this.services.siteViews?.record({
+      orgId: view.orgId,
+      siteId: view.siteId,
+      siteSpaceId: view.siteSpaceId,
+      spaceId: view.spaceId,
+      pageId: view.pageId,
+      url: request.url,
+      referrer: asked.referrer,
+      visitor: language === undefined ? { ip, userAgent } : { ip, userAgent, language },
+    });
   }
 
   /** A page's ETag: a digest of what it depends on, computed once per combination. */
