@@ -47,6 +47,7 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
 } from './http/error-handler.js';
+import { FrontDoor } from './http/front-door.js';
 import { RateLimits, trustProxyOption } from './http/rate-limit.js';
 import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
@@ -75,6 +76,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
 
+  const requestId = requestIds();
+  const door = new FrontDoor(config, database.cache, requestId);
   const app = Fastify({
     // Asynchronous stdout: under load, log lines coalesce into few writes instead of one
     // blocking write per request; pino flushes what is pending when the process exits.
@@ -82,7 +85,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: config.bodyLimit,
     // The client address (request.ip) behind reverse proxies: QUIRE_TRUST_PROXY, off by default.
     trustProxy: trustProxyOption(config.trustProxy),
-    genReqId: requestIds(),
+    genReqId: requestId,
+    // Kept page revalidations are answered in front of Fastify (front-door.ts).
+    serverFactory: door.serverFactory,
     logController: new RequestLog(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // No `ajv` option: the validator compiler set below replaces Fastify's, so it would have no
@@ -111,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     app.addHook('onClose', async () => services.jobs.stop());
   }
-  app.decorate('quire', { deps, services, authz: services.authz, urls });
+  app.decorate('quire', { deps, services, authz: services.authz, urls, frontDoor: door });
 
   app.setValidatorCompiler(requestValidatorCompiler());
   app.setSerializerCompiler(responseSerializerCompiler());
@@ -125,7 +130,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const siteServer = new SiteServer(deps, services);
-  registerRequestHook(app, new RateLimits(config, clock), customHostSites(config.publicUrl, siteServer));
+  const limits = new RateLimits(config, clock);
+  registerRequestHook(app, limits, customHostSites(config.publicUrl, siteServer));
+  door.open({ revalidate: (request, admit) => siteServer.revalidate(request, admit), limits, log: app.log });
+  app.addHook('preClose', (done) => {
+    door.close();
+    done();
+  });
   registerPreflight(app);
 
   await app.register(swagger, {

@@ -9,6 +9,13 @@ export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Prefer, 
 export const CORS_EXPOSE_HEADERS =
   'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, X-Request-Id, Preference-Applied';
 
+/** The CORS headers of an answer to a request that came with this Origin header (any, or none). */
+export function corsHeaders(origin: string | undefined): Record<string, string> | undefined {
+  return origin
+    ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS }
+    : undefined;
+}
+
 /** Preflight requests, for any path. */
 export function registerPreflight(app: App): void {
   app.options('/*', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {

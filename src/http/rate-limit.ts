@@ -138,6 +138,15 @@ export class RateLimits {
   }
 
   /**
+   * Counts a published-site request answered before routing (front-door.ts), unless the address
+   * is past the limit: then it is not answered there, and the request hook counts it once more
+   * and refuses it (`countSite`); an address past its limit is refused either way.
+   */
+  admitsSite(address: string): boolean {
+    return !this.site.enabled || this.site.hit(address).allowed;
+  }
+
+  /**
    * Counts a published-site request by client address. Pages are cacheable, so the counters are
    * only reported on the 429.
    */

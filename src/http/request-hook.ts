@@ -6,7 +6,7 @@ import { readSessionCookie } from '../auth/session-cookie.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
 import { endOfTurn } from './arrivals.js';
-import { CORS_EXPOSE_HEADERS } from './cors.js';
+import { corsHeaders } from './cors.js';
 import { type RateLimits, rateClassOf } from './rate-limit.js';
 import type { App } from './types.js';
 
@@ -40,10 +40,8 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
     // Without a reading to wait for (SQLite), requests of one turn still go on together.
     await (deps.database.cache.sync() ?? endOfTurn());
     reply.header('X-Request-Id', request.id);
-    if (request.headers.origin) {
-      reply.header('Access-Control-Allow-Origin', '*');
-      reply.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-    }
+    const cors = corsHeaders(request.headers.origin);
+    if (cors) reply.headers(cors);
 
     // `request.ip` is the client address: the socket's, or X-Forwarded-For's as far as
     // QUIRE_TRUST_PROXY allows (Fastify's trustProxy).

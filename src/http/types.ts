@@ -10,6 +10,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Deps } from '../deps.js';
 import type { Services } from '../services.js';
+import type { FrontDoor } from './front-door.js';
 import type { Urls } from './urls.js';
 
 export interface QuireContext {
@@ -17,6 +18,8 @@ export interface QuireContext {
   services: Services;
   authz: Authorizer;
   urls: Urls;
+  /** What is answered before routing (kept page revalidations). */
+  frontDoor: FrontDoor;
 }
 
 export type App = FastifyInstance<

@@ -1,6 +1,5 @@
 import { Lru } from '../lru.js';
 import type { PublishedSite } from './site-data.js';
-import type { SiteResponse } from './site-response.js';
 
 /** The view a page answer records (see SiteServer's `siteViews`), less who asked. */
 export interface ViewedPage {
@@ -11,13 +10,20 @@ export interface ViewedPage {
   pageId: string;
 }
 
+/** Which site a request is for: by id (under /sites/) or by the custom hostname it came to. */
+export type SiteRef = { id: string } | { hostname: string };
+
 /** How a URL of a public site was answered, while the site reads the same. */
-interface PageAnswer {
+export interface PageAnswer {
+  /** The site the URL is for, to read again before the answer is used. */
+  site: SiteRef;
   /**
    * The site as it was read: the same object while nothing was committed (its ReadCache). Held
    * weakly: an old site must not keep its spaces' old revisions alive (SiteServer's `opened`).
    */
   published: WeakRef<PublishedSite>;
+  /** The absolute URL asked (normalised), as the recorded views name it. */
+  url: string;
   /** The Cookie header it was answered for (usually none). */
   cookie: string | undefined;
   etag: string;
@@ -25,6 +31,15 @@ interface PageAnswer {
   headers: Record<string, string>;
   /** Recorded on each answer, unless it is a markdown view. */
   view: ViewedPage | undefined;
+}
+
+/**
+ * What a kept answer is found by: the request line's URL as it came, on its protocol and Host.
+ * Left raw rather than parsed, so that it is built alike before routing (the front door) and
+ * after (the site routes) at the cost of a string; spellings of one URL are kept apart.
+ */
+export function answerKey(protocol: string, host: string, rawUrl: string): string {
+  return `${protocol}://${host}${rawUrl}`;
 }
 
 /**
@@ -39,25 +54,25 @@ interface PageAnswer {
 export class PageAnswers {
   private readonly kept = new Lru<string, PageAnswer>(8192);
 
-  keep(url: string, published: PublishedSite, answer: Omit<PageAnswer, 'published'>): void {
-    this.kept.set(url, { ...answer, published: new WeakRef(published) });
+  keep(key: string, published: PublishedSite, answer: Omit<PageAnswer, 'published'>): void {
+    this.kept.set(key, { ...answer, published: new WeakRef(published) });
+  }
+
+  get(key: string): PageAnswer | undefined {
+    return this.kept.get(key);
   }
 
   /**
-   * The 304 of a URL whose kept answer still holds and whose ETag the visitor sent (its view
-   * is recorded), or undefined: then the request goes the whole way.
+   * Whether a kept answer is the answer to this request: the site read now is the one it was
+   * read from, with the same Cookie header, and the visitor sent its ETag.
    */
-  notModified(
-    url: string,
+  holds(
+    answer: PageAnswer,
     published: PublishedSite,
     headers: { cookie?: string | undefined; ifNoneMatch?: string | undefined },
-    record: (view: ViewedPage) => void,
-  ): SiteResponse | undefined {
-    const answer = this.kept.get(url);
-    if (answer?.published.deref() !== published || answer.cookie !== headers.cookie) return undefined;
+  ): boolean {
+    if (answer.published.deref() !== published || answer.cookie !== headers.cookie) return false;
     const sent = headers.ifNoneMatch;
-    if (sent !== answer.etag && !sent?.split(/\s*,\s*/).includes(answer.etag)) return undefined;
-    if (answer.view) record(answer.view);
-    return { status: 304, headers: answer.headers, body: '' };
+    return sent === answer.etag || sent?.split(/\s*,\s*/).includes(answer.etag) === true;
   }
 }

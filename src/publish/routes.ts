@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomHostSites } from '../http/request-hook.js';
 import type { App } from '../http/types.js';
 import { SITES_PREFIX } from './addresses.js';
+import { answerKey } from './page-answers.js';
 import type { SiteRequest, SiteResponse, SiteServer } from './site-server.js';
+import { visitorOf } from './visitor.js';
 
 /**
  * Published sites over HTTP: under `/sites/{siteId}/` on the public URL (routes here), and at the
@@ -62,7 +64,9 @@ function publicHostOf(publicUrl: string): string {
 function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  return reply.send(response.body);
+  // A 304 has no content: sent without a payload, Fastify adds no Content-Type and no
+  // Content-Length (a 304's Content-Length would have to be the page's; RFC 9110, 8.6).
+  return response.status === 304 ? reply.send() : reply.send(response.body);
 }
 
 /** `path` picks the site path out of the URL requested (parsed once per request). */
@@ -72,20 +76,15 @@ function requestOf(
   site: SiteRequest['site'],
   path: string | ((url: URL) => string),
 ): SiteRequest {
-  const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? publicHost}`);
+  const host = request.headers.host ?? publicHost;
+  const url = new URL(request.url, `${request.protocol}://${host}`);
   return {
     site,
     path: typeof path === 'string' ? path : path(url),
     query: url.searchParams,
     headers: { cookie: request.headers.cookie, ifNoneMatch: request.headers['if-none-match'] },
     url: url.toString(),
-    visitor: {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? '',
-      referrer: request.headers.referer ?? '',
-      ...(request.headers['accept-language']
-        ? { language: request.headers['accept-language'].split(',')[0]!.trim().slice(0, 35) }
-        : {}),
-    },
+    visitor: visitorOf(request.headers, request.ip),
+    key: answerKey(request.protocol, host, request.url),
   };
 }

@@ -28,7 +28,7 @@ import {
 } from './api-reference.js';
 import { evaluateCondition, parseCondition } from './conditions.js';
 import { type DocumentExtrasNeeds, documentExtras } from './document-extras.js';
-import { PageAnswers, type ViewedPage } from './page-answers.js';
+import { PageAnswers, type SiteRef, type ViewedPage } from './page-answers.js';
 import { SITE_ASSETS } from './render/assets.js';
 import { renderPage, renderStatusPage } from './render/layout.js';
 import type { DocumentLinks, PageContent, SiteFrame } from './render/model.js';
@@ -51,11 +51,12 @@ import { SiteSearch } from './site-search.js';
 import { sidebarTree, type TreeSource, wholeTree } from './site-tree.js';
 import { loadSpecDocuments, specKey } from './spec-documents.js';
 import { TREE_SEGMENT, TreeFragments } from './tree-fragment.js';
+import type { Visitor } from './visitor.js';
 import { cookieName, decideAccess, parseCookies, presentedBy, TOKEN_PARAM } from './visitor-access.js';
 import type { VisitorClaims } from './visitor-token.js';
 
 export interface SiteRequest {
-  site: { id: string } | { hostname: string };
+  site: SiteRef;
   /** The path below the site root, without a leading slash, still URL-encoded. */
   path: string;
   query: URLSearchParams;
@@ -63,7 +64,16 @@ export interface SiteRequest {
   /** The absolute URL requested (for redirects back after signing in). */
   url: string;
   /** Who asks, for the site's view events (published sites only). */
-  visitor?: { ip: string; userAgent: string; referrer: string; language?: string };
+  visitor?: Visitor;
+  /** Where its answer may be kept (see `answerKey`): published sites' own routes only. */
+  key?: string;
+}
+
+/** A revalidation that may have a kept answer, before any routing (see `revalidate`). */
+export interface Revalidation {
+  key: string;
+  headers: SiteRequest['headers'];
+  visitor: Visitor;
 }
 
 /** A page of a published site was viewed (integrations hear it as `site_view`). */
@@ -139,10 +149,11 @@ export class SiteServer {
     const published = await loadPublishedSite(this.deps.database, request.site);
     if (!published?.site.published) return this.status(404, 'There is no published site here.');
     const { site } = published;
-    const kept = this.answers.notModified(request.url, published, request.headers, (view) =>
-      this.recordView(view, request),
-    );
-    if (kept) return kept;
+    const kept = request.key === undefined ? undefined : this.answers.get(request.key);
+    if (kept && this.answers.holds(kept, published, request.headers)) {
+      if (kept.view && request.visitor) this.recordView(kept.view, request.url, request.visitor);
+      return { status: 304, headers: kept.headers, body: '' };
+    }
     const presented = presentedBy(site, request.query, parseCookies(request.headers.cookie));
     const decision = await decideAccess(
       this.deps.db,
@@ -166,6 +177,22 @@ export class SiteServer {
       views: true,
       keep,
     });
+  }
+
+  /**
+   * The 304 of a revalidation whose URL's kept answer still holds, or undefined: then the
+   * request goes the whole way (`handle`). Asked before routing, by the HTTP front door; the site
+   * is read again (through the read cache) to know that nothing changed. `admit` is asked last,
+   * only for a request this answers (the site rate limit); the view is recorded after it.
+   */
+  async revalidate(request: Revalidation, admit: () => boolean): Promise<SiteResponse | undefined> {
+    const answer = this.answers.get(request.key);
+    if (!answer) return undefined;
+    const published = await loadPublishedSite(this.deps.database, answer.site);
+    if (!published?.site.published || !this.answers.holds(answer, published, request.headers) || !admit())
+      return undefined;
+    if (answer.view) this.recordView(answer.view, answer.url, request.visitor);
+    return { status: 304, headers: answer.headers, body: '' };
   }
 
   /**
@@ -262,7 +289,7 @@ export class SiteServer {
             pageId: page.id,
           }
         : undefined;
-    if (viewed) this.recordView(viewed, request);
+    if (viewed && request.visitor) this.recordView(viewed, request.url, request.visitor);
 
     const etag = this.etagOf([
       VERSION,
@@ -284,8 +311,10 @@ export class SiteServer {
       'Cache-Control': personal ? 'private, no-cache' : 'public, no-cache',
       ...(site.adaptive_enabled ? { Vary: 'Cookie' } : {}),
     };
-    if (common.keep)
-      this.answers.keep(request.url, published, {
+    if (common.keep && request.key !== undefined)
+      this.answers.keep(request.key, published, {
+        site: request.site,
+        url: request.url,
         cookie: request.headers.cookie,
         etag,
         headers: cacheHeaders,
@@ -335,9 +364,7 @@ export class SiteServer {
     return { status: 200, headers: { ...this.htmlHeaders(common), ...cacheHeaders }, body: html };
   }
 
-  private recordView(view: ViewedPage, request: SiteRequest): void {
-    const asked = request.visitor;
-    if (!asked) return;
+  private recordView(view: ViewedPage, url: string, asked: Visitor): void {
     // Written out rather than spread: this runs on every page view, kept revalidations too.
     const { ip, userAgent, language } = asked;
     this.services.siteViews?.record({
@@ -346,7 +373,7 @@ export class SiteServer {
       siteSpaceId: view.siteSpaceId,
       spaceId: view.spaceId,
       pageId: view.pageId,
-      url: request.url,
+      url,
       referrer: asked.referrer,
       visitor: language === undefined ? { ip, userAgent } : { ip, userAgent, language },
     });
