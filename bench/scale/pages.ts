@@ -195,6 +195,7 @@ async function run(server: InProcess, pages: number) {
   const merge: Record<string, number[]> = { large: [], small: [] };
   const afterMergeView: Record<string, number[]> = { large: [], small: [] };
   const afterMergeSearch: Record<string, number[]> = { large: [], small: [] };
+  const afterMergeTree: Record<string, number[]> = { large: [], small: [] };
   const round = (key: 'large' | 'small', side: Side) => async (i: number) => {
     const sampling = i >= 0;
     const leaf = leafAt(side, 5000 + i * 3);
@@ -221,12 +222,15 @@ async function run(server: InProcess, pages: number) {
     if (merged.json.result !== 'merge') throw new Error(`merge answered ${JSON.stringify(merged.json)}`);
     const viewed = await get(visitor, `${side.siteRoot}${side.paths[leaf]}`);
     const searched = await get(client, `/v1/spaces/${side.spaceId}/search?query=edited`);
+    // The new revision's whole tree, presented for the first time (later reads send kept bytes).
+    const tree = await get(client, `/v1/spaces/${side.spaceId}/content/pages`);
     if (sampling) {
       create[key]!.push(cr.ms);
       write[key]!.push(written.ms);
       merge[key]!.push(merged.ms);
       afterMergeView[key]!.push(viewed);
       afterMergeSearch[key]!.push(searched);
+      afterMergeTree[key]!.push(tree);
     }
     return cr.ms + written.ms + merged.ms;
   };
@@ -245,5 +249,8 @@ async function run(server: InProcess, pages: number) {
   );
   latencyRow('pages', 'space search right after a merge', afterMergeSearch.large!, afterMergeSearch.small, {
     note: 'syncs the index inline first',
+  });
+  latencyRow('pages', 'list pages, first after a merge', afterMergeTree.large!, afterMergeTree.small, {
+    note: 'the new revision presented and encoded',
   });
 }
