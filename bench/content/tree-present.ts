@@ -10,9 +10,15 @@
 
 import { PageIndex } from '../../src/areas/content/page-index.js';
 import { presentPages } from '../../src/areas/content/present.js';
-import type { PageNode, RevisionContent } from '../../src/content/tree.js';
+import {
+  DEFAULT_LAYOUT,
+  type PageLayout,
+  type PageNode,
+  type RevisionContent,
+} from '../../src/content/tree.js';
 import { Urls } from '../../src/http/urls.js';
 
+const LAYOUT = JSON.stringify(DEFAULT_LAYOUT);
 const PER_SECTION = Number(process.env.BENCH_PAGES_PER_SECTION ?? 100);
 const pages = new Map<string, PageNode>();
 const now = new Date().toISOString();
@@ -53,6 +59,8 @@ for (let g = 0; g < 100; g++) {
         title: `Page ${p} of the configuration guide`,
         slug: `page-${p}`,
         description: 'A page about configuration',
+        // Stored pages carry their own layout, as parsed from the revision's tree.
+        layout: JSON.parse(LAYOUT) as PageLayout,
         createdAt: now,
         updatedAt: now,
         body: 'x',

@@ -1,6 +1,6 @@
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { GitCommit } from '../../content/revisions.js';
-import type { FileNode, PageNode, RevisionContent } from '../../content/tree.js';
+import type { FileNode, PageLayout, PageNode, RevisionContent } from '../../content/tree.js';
 import type { RevisionsTable } from '../../db/tables.js';
 import type { Urls } from '../../http/urls.js';
 import type { ChangeRequest } from '../change-requests/schemas.js';
@@ -60,8 +60,15 @@ function presentComputed(page: PageNode): Json | null {
 
 function layoutOf(page: PageNode): Json {
   // Both API versions' layout fields: 0.202 requires the last four, 0.146 accepts them.
-  if (!page.layout) return { coverMask: 'none', tags: true, actions: true, anchors: true };
-  return { ...page.layout, coverMask: 'none', tags: true, actions: true, anchors: true };
+  const layout = page.layout;
+  if (!layout) return { coverMask: 'none', tags: true, actions: true, anchors: true };
+  const out: Json = {};
+  for (const key in layout) out[key] = layout[key as keyof PageLayout];
+  out.coverMask = 'none';
+  out.tags = true;
+  out.actions = true;
+  out.anchors = true;
+  return out;
 }
 
 /** One page of the tree, its pages below it, and optionally its body. */
