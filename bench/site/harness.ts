@@ -27,7 +27,12 @@ export function progress(line: string, done: boolean) {
 }
 
 /** The built server (`dist/`), no limits, on SQLite or in a schema of its own on PostgreSQL. */
-export async function startQuire(databaseUrl: string | null, env: Record<string, string> = {}) {
+export async function startQuire(
+  databaseUrl: string | null,
+  env: Record<string, string> = {},
+  /** Another build's `dist` to start instead of this one's (BENCH_OTHER_DIST in run.ts). */
+  dist = path.join(ROOT, 'dist'),
+) {
   const store = await isolatedStore(databaseUrl);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -38,7 +43,7 @@ export async function startQuire(databaseUrl: string | null, env: Record<string,
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
       // e.g. --perf-basic-prof, for `perf record` on the server (the V8 profiler inflates small functions).
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-      path.join(ROOT, 'dist/main.js'),
+      path.join(dist, 'main.js'),
       'serve',
     ],
     {

@@ -13,7 +13,10 @@
  * BENCH_TESTS (default `A,B`; one alone while profiling), BENCH_SKIP_BUILD=1 to reuse dist as it
  * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops),
  * BENCH_NODE_FLAGS for more flags to the server's node (`--perf-basic-prof` for `perf record`),
- * BENCH_FASTIFY=1 to load the same answers through bare Fastify too (the framework's own ceiling).
+ * BENCH_FASTIFY=1 to load the same answers through bare Fastify too (the framework's own ceiling),
+ * BENCH_OTHER_DIST=<dir> to load another build of Quire too (the `dist` of a worktree of an older
+ * commit, built there), seeded alike and taking its turn in every round: a change's effect
+ * measured in one run, whose machine is the same for both (the baseline swings from run to run).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -31,6 +34,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const TESTS = (process.env.BENCH_TESTS ?? 'A,B').split(',');
 /** Whether bare Fastify answering the same bytes is measured too (see baseline-server.ts). */
 const FASTIFY = process.env.BENCH_FASTIFY === '1';
+/** Another build of Quire loaded in the same rounds (see above). */
+const OTHER_DIST = process.env.BENCH_OTHER_DIST;
 const BATCH = 50;
 /** The space, written 50 inserts per change request, each merged; then the site, published. */
 async function seed(base: string, specs: PageSpec[]) {
@@ -106,6 +111,7 @@ async function seed(base: string, specs: PageSpec[]) {
 async function run(label: string, databaseUrl: string | null) {
   log(`${label}:`);
   const quire = await startQuire(databaseUrl);
+  let other: Awaited<ReturnType<typeof startQuire>> | undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-site-'));
   try {
     const specs = docsPages();
@@ -136,6 +142,11 @@ async function run(label: string, databaseUrl: string | null) {
       );
     }
 
+    // The other build: its own store, seeded and warmed alike (its ids and ETags are its own).
+    other = OTHER_DIST ? await startQuire(databaseUrl, {}, path.resolve(OTHER_DIST)) : undefined;
+    const otherPages = other ? await warm((await seed(other.url, specs)).urls) : undefined;
+    if (other) log(`  the other build (${OTHER_DIST}) seeded and warmed: ${otherPages!.length} pages`);
+
     const pagesFile = path.join(dir, 'pages.jsonl');
     // One page a line: all of them in one string would pass V8's limit on string length.
     const file = openSync(pagesFile, 'w');
@@ -150,6 +161,7 @@ async function run(label: string, databaseUrl: string | null) {
       base: PagesLoadResult[];
       ours: PagesLoadResult[];
       framework: PagesLoadResult[];
+      others: PagesLoadResult[];
     }> = [];
     const baseline = await startBaseline(pagesFile, pages[0]!.path);
     const fastify = FASTIFY ? await startBaseline(pagesFile, pages[0]!.path, 'fastify') : undefined;
@@ -159,15 +171,22 @@ async function run(label: string, databaseUrl: string | null) {
         path: p.path,
         headers: { 'if-none-match': p.etag },
       }));
-      for (const [test, requests, status] of [
-        ['A: page views (200)', full, 200],
-        ['B: revalidations (304)', revalidate, 304],
+      const otherFull: PageRequest[] = (otherPages ?? []).map((p) => ({ path: p.path }));
+      const otherRevalidate: PageRequest[] = (otherPages ?? []).map((p) => ({
+        path: p.path,
+        headers: { 'if-none-match': p.etag },
+      }));
+      for (const [test, requests, status, otherRequests] of [
+        ['A: page views (200)', full, 200, otherFull],
+        ['B: revalidations (304)', revalidate, 304, otherRevalidate],
       ] as const) {
         if (!TESTS.includes(test[0]!)) continue;
         // Warm both up so neither pays for JIT compilation inside the measurement.
         await loadPages(baseline.url, requests, status, CONNECTIONS, 2);
         await loadPages(quire.url, requests, status, CONNECTIONS, 2);
         if (fastify) await loadPages(fastify.url, requests, status, CONNECTIONS, 2);
+        if (other) await loadPages(other.url, otherRequests, status, CONNECTIONS, 2);
+        const others: PagesLoadResult[] = [];
         const base: PagesLoadResult[] = [];
         const ours: PagesLoadResult[] = [];
         const framework: PagesLoadResult[] = [];
@@ -180,8 +199,12 @@ async function run(label: string, databaseUrl: string | null) {
             framework.push(await loadPages(fastify.url, requests, status, CONNECTIONS, SECONDS));
             log(`  ${test} round ${round}: fastify  ${fmt(framework.at(-1)!)}`);
           }
+          if (other) {
+            others.push(await loadPages(other.url, otherRequests, status, CONNECTIONS, SECONDS));
+            log(`  ${test} round ${round}: other    ${fmt(others.at(-1)!)}`);
+          }
         }
-        results.push({ test, base, ours, framework });
+        results.push({ test, base, ours, framework, others });
       }
     } finally {
       await baseline.close();
@@ -192,7 +215,7 @@ async function run(label: string, databaseUrl: string | null) {
     log(
       `  ${label.padEnd(8)} ${'test'.padEnd(24)} ${'quire req/s'.padStart(11)} ${'p99'.padStart(6)} ${'node:http'.padStart(10)} ${'p99'.padStart(6)} ${'ratio'.padStart(6)}  target`,
     );
-    for (const { test, base, ours, framework } of results) {
+    for (const { test, base, ours, framework, others } of results) {
       const ourRps = median(ours.map((r) => r.requestsPerSec));
       const baseRps = median(base.map((r) => r.requestsPerSec));
       const ratio = ourRps / baseRps;
@@ -205,13 +228,20 @@ async function run(label: string, databaseUrl: string | null) {
           `  ${label.padEnd(8)} ${'  bare Fastify, same bytes'.padEnd(24)} ${frameworkRps.toFixed(0).padStart(11)} ${`${median(framework.map((r) => r.p99))}ms`.padStart(6)} ${baseRps.toFixed(0).padStart(10)} ${''.padStart(6)} ${(frameworkRps / baseRps).toFixed(2).padStart(6)}  (the framework's own ceiling; Quire at ${(ourRps / frameworkRps).toFixed(2)} of it)`,
         );
       }
-      if (ours.some((r) => r.unexpected > 0 || r.errors > 0))
+      if (others.length > 0) {
+        const otherRps = median(others.map((r) => r.requestsPerSec));
+        log(
+          `  ${label.padEnd(8)} ${'  the other build'.padEnd(24)} ${otherRps.toFixed(0).padStart(11)} ${`${median(others.map((r) => r.p99))}ms`.padStart(6)} ${baseRps.toFixed(0).padStart(10)} ${''.padStart(6)} ${(otherRps / baseRps).toFixed(2).padStart(6)}  (this build at ${(ourRps / otherRps).toFixed(2)} of it)`,
+        );
+      }
+      if ([...ours, ...others].some((r) => r.unexpected > 0 || r.errors > 0))
         log(`  ${label} ${test}: WARNING some requests failed`);
     }
     log(
       `  ${label.padEnd(8)} slowest first render: ${slowest.ms.toFixed(1)} ms (${slowest.path}), median ${median(renderMs).toFixed(1)} ms over ${pages.length} pages`,
     );
   } finally {
+    await other?.close();
     await quire.close();
     rmSync(dir, { recursive: true, force: true });
   }
