@@ -13,7 +13,7 @@ import type { Revalidation, SiteResponse } from '../publish/site-server.js';
 import { visitorOf } from '../publish/visitor.js';
 import { endOfTurn } from './arrivals.js';
 import { type ClientAddressing, clientAddressing } from './client-address.js';
-import { corsHeaders } from './cors.js';
+import { corsHeaders } from './cors-headers.js';
 import type { RateLimits } from './rate-limit.js';
 import { completedEntry } from './request-log.js';
 

@@ -6,7 +6,7 @@ import { readSessionCookie } from '../auth/session-cookie.js';
 import { digestToken, parseBearer } from '../auth/tokens.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
 import { endOfTurn } from './arrivals.js';
-import { corsHeaders } from './cors.js';
+import { corsHeaders } from './cors-headers.js';
 import { type RateLimits, rateClassOf } from './rate-limit.js';
 import type { App } from './types.js';
 
