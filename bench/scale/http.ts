@@ -13,7 +13,23 @@ export interface Answer {
   headers: http.IncomingHttpHeaders;
 }
 
-export class Client {
+/** What the parts ask of a client: this one, or WorkerClient (a thread of its own). */
+export interface HttpClient {
+  request(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+    extra?: Record<string, string>,
+  ): Promise<Answer>;
+  json<T = Record<string, unknown>>(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+  ): Promise<{ ms: number; json: T; bytes: number }>;
+  close(): void;
+}
+
+export class Client implements HttpClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   private readonly origin: URL;
 

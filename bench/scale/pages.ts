@@ -1,10 +1,12 @@
+import http from 'node:http';
 import { prng } from '../search/corpus.js';
 import { type PageSpec, pathsOf, QUERIES, spacePages } from './content.js';
-import type { Client } from './http.js';
+import type { HttpClient } from './http.js';
 import { figureRow, latencyRow, log, secs } from './report.js';
 import { compare, type Op, SAMPLES } from './sampling.js';
 import { seedSpace } from './seed.js';
 import { type InProcess, startInProcess } from './server.js';
+import { WorkerClient } from './worker-client.js';
 
 /**
  * Part `pages`: a space of BENCH_PAGES pages (default 100,000) and one of 100 pages in one
@@ -116,7 +118,7 @@ async function run(server: InProcess, pages: number) {
 
   const leafAt = (side: Side, i: number) =>
     side.leaves[((i % side.leaves.length) + side.leaves.length) % side.leaves.length]!;
-  const get = (c: Client, path: string, expect = 200) =>
+  const get = (c: HttpClient, path: string, expect = 200) =>
     c.request('GET', path).then((answer) => {
       if (answer.status !== expect)
         throw new Error(`GET ${path} -> ${answer.status} (expected ${expect}): ${answer.text.slice(0, 300)}`);
@@ -152,6 +154,23 @@ async function run(server: InProcess, pages: number) {
     (side) => () => get(client, `/v1/spaces/${side.spaceId}/content/pages`),
     `the whole tree in one answer: ${(treeBytes.bytes / 1024 / 1024).toFixed(1)} MiB at the large size`,
   );
+  // The floor of that answer: node:http in this process sending the same bytes, to the same
+  // kind of client. Both send from the heap holding the 100,000-page space.
+  const floor = await sameBytesFromNodeHttp(Buffer.from(JSON.stringify(treeBytes.json)));
+  try {
+    const samples = await compare('node:http sending the same tree', () => floor.get());
+    latencyRow(
+      'pages',
+      'node:http sending the same bytes as list pages (the floor)',
+      samples.large,
+      undefined,
+      {
+        note: 'a bare node:http server in this process, no Quire code',
+      },
+    );
+  } finally {
+    await floor.close();
+  }
   await both(
     'GET current revision (GET content)',
     (side) => () => get(client, `/v1/spaces/${side.spaceId}/content`),
@@ -268,4 +287,22 @@ async function run(server: InProcess, pages: number) {
   latencyRow('pages', 'list pages, first after a merge', trees.large, trees.small, {
     note: 'the new revision presented and encoded; the merge before it not timed',
   });
+}
+
+/** A bare node:http server answering `body` to every request, and a client of its own. */
+async function sameBytesFromNodeHttp(body: Buffer) {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const client = new WorkerClient(`http://127.0.0.1:${port}`);
+  return {
+    get: () => client.request('GET', '/').then((answer) => answer.ms),
+    async close() {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

@@ -18,8 +18,8 @@
  *              enough cores; it cannot show on 2).
  *
  * Latency is measured with sequential requests over HTTP (one keep-alive connection, node:http)
- * from this process to a server built in this process (`buildApp`, as bench/content does) for
- * `pages` and `spaces`; `processes` starts real server processes (as bench/api does). Every
+ * from a client thread of this process (worker-client.ts: a heap of its own) to a server built
+ * in this process (`buildApp`, as bench/content does) for `pages` and `spaces`; `processes` starts real server processes (as bench/api does). Every
  * operation is warmed up first, then sampled on the small size, then on the large.
  *
  *   npx tsx bench/scale/run.ts                             # SQLite

@@ -11,8 +11,8 @@ const BUDGET_MS = Number(process.env.BENCH_OP_BUDGET_S ?? 60) * 1000;
 const MIN_SAMPLES = Math.min(20, SAMPLES);
 
 /**
- * Garbage-collection pauses of this process (server and client both run here), to tell whether
- * a slow sample waited on one: the slowest sample of each side is logged with the collection
+ * Garbage-collection pauses of the server's thread (the clients have threads, and heaps, of their
+ * own: worker-client.ts), to tell whether a slow sample waited on one: the slowest sample of each side is logged with the collection
  * time inside it.
  */
 const pauses: Array<{ start: number; end: number; kind: string }> = [];

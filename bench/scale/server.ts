@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { newId } from '../../src/ids.js';
 import { freePort } from '../lib.js';
-import { Client } from './http.js';
+import { WorkerClient } from './worker-client.js';
 
 /**
  * The server of the latency parts: the whole app built in this process (`buildApp`, as
@@ -45,9 +45,9 @@ export async function startInProcess(label: string) {
   const owner = await services.users.create({ email: 'owner@bench.test', displayName: 'Owner' });
   const token = (await services.tokens.create(owner.id, 'bench')).token;
   const actor: Actor = { userId: owner.id, tokenId: 'bench', email: owner.email };
-  const client = new Client(url, token);
+  const client = new WorkerClient(url, token);
   /** A second connection for published pages (no token: a visitor). */
-  const visitor = new Client(url);
+  const visitor = new WorkerClient(url);
 
   return {
     url,
