@@ -120,6 +120,11 @@ try {
       await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
       return () => ok('GET', `/v1/spaces/${spaceId}/search?query=edited`);
     },
+    'list-after-merge': async () => {
+      const { cr } = await edit();
+      await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
+      return () => ok('GET', `/v1/spaces/${spaceId}/content/pages`);
+    },
     'view-after-merge': async () => {
       const { cr, page } = await edit();
       await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);

@@ -104,10 +104,22 @@ const EMPTY_ROOT: TreeRoot = {
   variables: {},
 };
 
+/** Pages and files of the kept snapshots in all: ten revisions of a 100,000-page space. */
+const SNAPSHOT_ENTRIES = 1_000_000;
+
 export class ContentStore {
   /** Parsed objects by hash: content-addressed objects never change, so this never goes stale. */
   private readonly objects = new Lru<string, unknown>(50_000);
-  private readonly snapshots = new Lru<string, Snapshot>(64);
+  /**
+   * Snapshots recently read or written, weighed by their pages and files. A snapshot written from
+   * another shares most of its maps with it (copies of copies), but not always: counted only, 64
+   * of them held every revision of a space imported 1,000 pages a write, each copy over a base of
+   * its own, 600 MB of maps at 100,000 pages whose marking slowed every request (bench/scale).
+   */
+  private readonly snapshots = new Lru<string, Snapshot>(64, {
+    weigh: (s) => 1 + s.content.pages.size + s.content.files.size,
+    maxWeight: SNAPSHOT_ENTRIES,
+  });
 
   /** The tree of an empty space. */
   async emptyTree(tx: Tx | Db): Promise<string> {

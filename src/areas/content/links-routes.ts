@@ -5,7 +5,7 @@ import type { App } from '../../http/types.js';
 import { presentOrganization } from '../orgs/present.js';
 import { presentSpace } from '../spaces/present.js';
 import type { LinkUsage } from './links-service.js';
-import { presentFile, presentPage } from './present.js';
+import { presentFile, presentPageItself } from './present.js';
 import type { OpenContent } from './service.js';
 
 const Open = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
@@ -44,7 +44,12 @@ export function linkRoutes(app: App): void {
     return {
       page: (pageId: string) => {
         const node = content.snapshot.content.pages.get(pageId)!;
-        return { kind: 'page', organization: org, space, page: { ...presentPage(node, ctx), pages: [] } };
+        return {
+          kind: 'page',
+          organization: org,
+          space,
+          page: { ...presentPageItself(node, ctx), pages: [] },
+        };
       },
       file: (fileId: string) => ({
         kind: 'file',

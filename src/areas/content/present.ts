@@ -71,13 +71,12 @@ function layoutOf(page: PageNode): Json {
   return out;
 }
 
-/** One page of the tree, its pages below it, and optionally its body. */
-export function presentPage(
-  page: PageNode,
-  ctx: ContentContext,
-  body?: { markdown: string } | { document: JsonDocument },
-): Json {
-  const path = ctx.index.pathOf(page.id);
+/**
+ * One page without the pages below it: `pages` is empty where the page has some (documents and
+ * groups), in its place among the members. A computed page of a source the API does not
+ * describe is null.
+ */
+export function presentPageItself(page: PageNode, ctx: ContentContext): Json | null {
   if (page.type === 'link') {
     const out = withLabels(
       {
@@ -93,8 +92,8 @@ export function presentPage(
     if (page.hidden) out.hidden = true;
     return out;
   }
-  if (page.type === 'computed') return presentComputed(page) ?? {};
-  const children = presentChildren(page.id, ctx);
+  if (page.type === 'computed') return presentComputed(page);
+  const path = ctx.index.pathOf(page.id);
   if (page.type === 'group') {
     const out = withLabels(
       {
@@ -104,7 +103,7 @@ export function presentPage(
         type: 'group',
         slug: page.slug,
         path,
-        pages: children,
+        pages: [],
       },
       page,
     );
@@ -121,7 +120,7 @@ export function presentPage(
     urls: { app: ctx.urls.app(`/s/${ctx.spaceId}/${path}`) },
     slug: page.slug,
     path,
-    pages: children,
+    pages: [],
     layout: layoutOf(page),
     tags: [],
   };
@@ -132,6 +131,23 @@ export function presentPage(
   if (page.noIndex) out.noIndex = true;
   if (page.noRobotsIndex) out.noRobotsIndex = true;
   if (page.git && ctx.metadata) out.git = page.git;
+  return out;
+}
+
+/** Whether the presented page lists the pages below it (see `presentPageItself`). */
+export function holdsPages(page: PageNode): boolean {
+  return page.type === 'document' || page.type === 'group';
+}
+
+/** One page of the tree, its pages below it, and optionally its body. */
+export function presentPage(
+  page: PageNode,
+  ctx: ContentContext,
+  body?: { markdown: string } | { document: JsonDocument },
+): Json {
+  const out = presentPageItself(page, ctx) ?? {};
+  // Set in the place `pages` already holds among the members.
+  if (holdsPages(page)) out.pages = presentChildren(page.id, ctx);
   if (body) Object.assign(out, body);
   return out;
 }
@@ -152,10 +168,10 @@ export function presentFile(file: FileNode, ctx: Pick<ContentContext, 'urls' | '
 function presentChildren(parent: string | null, ctx: ContentContext): Json[] {
   const out: Json[] = [];
   for (const child of ctx.index.childrenOf(parent)) {
-    if (child.type === 'computed') {
-      const computed = presentComputed(child);
-      if (computed) out.push(computed);
-    } else out.push(presentPage(child, ctx));
+    const presented = presentPageItself(child, ctx);
+    if (!presented) continue;
+    if (holdsPages(child)) presented.pages = presentChildren(child.id, ctx);
+    out.push(presented);
   }
   return out;
 }

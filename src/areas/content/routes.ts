@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { documentProfile } from '../../http/client-version.js';
@@ -6,15 +7,20 @@ import type { App } from '../../http/types.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { type ContentContext, presentFile, presentPage, presentRevisionBesidesPages } from './present.js';
 import type { ContentTarget, OpenContent } from './service.js';
-import { joinObjects, PageTreeJson } from './tree-json.js';
+import { type EncodedJson, joinObjects, PageTreeJson } from './tree-json.js';
 
 /** Bytes of page-tree JSON kept for repeated reads: two trees of 100,000 pages (56 MiB each). */
 const PAGE_TREE_JSON_BUDGET = 128 * 2 ** 20;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** JSON already serialized and encoded (of the route's response schema): sent as it is. */
-function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
-  return reply.type(JSON_TYPE).send(json);
+/**
+ * JSON already serialized and encoded (of the route's response schema): sent as it is, its parts
+ * one after the other.
+ */
+function sendJson(reply: FastifyReply, json: EncodedJson): FastifyReply {
+  reply.type(JSON_TYPE);
+  if (json.parts.length === 1) return reply.send(json.parts[0]);
+  return reply.header('content-length', json.length).send(Readable.from(json.parts, { objectMode: false }));
 }
 
 /**
