@@ -28,7 +28,13 @@ beforeAll(async () => {
   const cr = await services.changeRequests.create(actor, spaceId, { subject: 'Seed' });
   const changes: ContentChange[] = [];
   for (let s = 0; s < SECTIONS; s++) {
-    changes.push({ operation: 'insert_page', title: `Section ${s}`, slug: `section-${s}`, ref: `s${s}` });
+    changes.push({
+      operation: 'insert_page',
+      title: `Section ${s}`,
+      slug: `section-${s}`,
+      ref: `s${s}`,
+      document: { markdown: '' },
+    });
     for (let p = 0; p < PER_SECTION; p++)
       changes.push({
         operation: 'insert_page',
