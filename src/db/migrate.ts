@@ -25,6 +25,7 @@ import * as pdfRenders from './migrations/0022-pdf-renders.js';
 import * as changeCounter from './migrations/0023-change-counter.js';
 import * as searchHiddenPages from './migrations/0024-search-hidden-pages.js';
 import * as searchWeightIndexes from './migrations/0025-search-weight-indexes.js';
+import * as searchPageTerms from './migrations/0026-search-page-terms.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-change-counter': changeCounter,
   '0024-search-hidden-pages': searchHiddenPages,
   '0025-search-weight-indexes': searchWeightIndexes,
+  '0026-search-page-terms': searchPageTerms,
 };
 
 class StaticProvider implements MigrationProvider {

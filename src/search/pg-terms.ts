@@ -43,3 +43,12 @@ export function termsMatch(
   const text = spaceId === undefined ? tsquery : `(${tsquery}) & ${spaceTermQuery(spaceId)}`;
   return sql`${sql.raw(indexedTerms(part, alias))} @@ ${text}::tsquery`;
 }
+
+/**
+ * Whether a page's terms (`search_pages.terms`, every term of its sections) match `tsquery`, in
+ * `spaceId` alone when given: the condition the index of migration 0026 answers.
+ */
+export function pageTermsMatch(alias: string, tsquery: string, spaceId?: string): RawBuilder<unknown> {
+  const text = spaceId === undefined ? tsquery : `(${tsquery}) & ${spaceTermQuery(spaceId)}`;
+  return sql`(${sql.raw(`${alias}.terms`)} || array_to_tsvector(ARRAY['§' || ${sql.raw(`${alias}.space_id`)}])) @@ ${text}::tsquery`;
+}

@@ -1,8 +1,8 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
-import { type TermsPart, termsMatch } from './pg-terms.js';
+import { pageTermsMatch, type TermsPart, termsMatch } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
 import {
   chunks,
@@ -31,8 +31,8 @@ const MAX_POSITIONS_PER_LEXEME = 255;
 
 const lexeme = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
-/** The tsvector literal of a section. */
-export function vectorOf(title: string, heading: string, body: string): string {
+/** A section's terms with their weighted positions, as its tsvector holds them. */
+function sectionTerms(title: string, heading: string, body: string): Map<string, string[]> {
   const positions = new Map<string, string[]>();
   let position = 1;
   for (const [text, weight] of [
@@ -49,7 +49,26 @@ export function vectorOf(title: string, heading: string, body: string): string {
     }
     position++;
   }
-  return [...positions].map(([term, list]) => `${lexeme(term)}:${list.join(',')}`).join(' ');
+  return positions;
+}
+
+/** The tsvector literal of a section. */
+export function vectorOf(title: string, heading: string, body: string): string {
+  return [...sectionTerms(title, heading, body)]
+    .map(([term, list]) => `${lexeme(term)}:${list.join(',')}`)
+    .join(' ');
+}
+
+/**
+ * The tsvector literal of every term of a page's sections, without positions: a page has a term
+ * exactly when one of its sections does, so a query of one word (its forms and prefix) matches
+ * the page exactly when it matches one of its sections (see `rankPass`).
+ */
+export function pageTermsOf(page: IndexedPage): string {
+  const terms = new Set<string>();
+  for (const section of page.sections)
+    for (const term of sectionTerms(page.title, section.heading, section.text).keys()) terms.add(term);
+  return [...terms].map(lexeme).join(' ');
 }
 
 export class PostgresSearchIndex extends SqlSearchIndex {
@@ -60,6 +79,12 @@ export class PostgresSearchIndex extends SqlSearchIndex {
   protected async deleteAllTerms(): Promise<void> {}
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+    // The page rows, written just before, get their terms (see pageTermsOf).
+    for (const batch of chunks(pages, 200))
+      await sql`UPDATE search_pages p SET terms = t.terms::tsvector
+        FROM (SELECT unnest(${batch.map((page) => page.pageId)}::text[]) AS page_id,
+          unnest(${batch.map(pageTermsOf)}::text[]) AS terms) t
+        WHERE p.space_id = ${spaceId} AND p.page_id = t.page_id`.execute(tx);
     const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
     for (const batch of chunks(rows, 200)) {
       await tx
@@ -94,9 +119,10 @@ export class PostgresSearchIndex extends SqlSearchIndex {
   /**
    * One ranking statement (see `SqlSearchIndex.rank`). Computing each match's flags and ts_rank
    * was most of a common word's cost (65,000 sections of a 100,000-page space: 370 ms); the
-   * title and heading matches now come from their own small indexes (0025), and with the tiers
-   * only, ts_rank runs on the sections of pages with a tier. What is left for the other matches
-   * is reading their rows to count their pages.
+   * title and heading matches now come from their own small indexes (0025) with their ts_rank,
+   * and when they hold more pages than the answer, they alone rank them. What is left for the
+   * other matches is counting their pages: from the pages' own terms (0026) for a query of one
+   * word, else by reading the matching sections.
    */
   protected async rankPass(
     plan: QueryPlan,
@@ -112,6 +138,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const matching = (part: TermsPart, alias: string, tsquery: string) =>
       termsMatch(part, alias, tsquery, alone);
     const filter = toTsQuery(plan.must, { lean: true });
+    const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
     // A few spaces are one array to compare with; an organization's thousands are a hashed set
     // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search).
     // OFFSET 0 keeps it a set to look matches up in, never a join that reads every section of
@@ -119,22 +146,21 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const spaceIn = (column: RawBuilder<unknown>) =>
       fixed ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))` : sql`${column} IN (SELECT id FROM sp OFFSET 0)`;
     const inScope = spaceIn(sql`x.space_id`);
+    // ts_rank is taken where a section's vector is read, so no vector travels through a join.
+    const rank = sql`ts_rank(x.vector, ${query})::float8`;
     // Sections whose title (weight A) or heading (weight B) has the words, by the indexes on
     // those weights alone: the same sections as `vector @@ 'word':A`, without reading every vector.
     const weighted = (part: 'titles' | 'headings') =>
-      sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
+      sql`SELECT x.space_id, x.page_id, x.position, ${rank} AS r FROM search_sections x
         WHERE ${matching(part, 'x', filter)} AND ${inScope}`;
-    // The words' sections by the index (without positions, so no row is checked again by
-    // concatenating its terms), then those with the words together, on the vector itself.
-    const together = plan.together
-      ? sql`SELECT x.space_id, x.page_id, x.position FROM search_sections x
-          WHERE ${matching('all', 'x', filter)} AND x.vector @@ ${toTsQuery([plan.together])}::tsquery AND ${inScope}`
-      : sql`SELECT NULL::text AS space_id, NULL::text AS page_id, NULL::integer AS position WHERE false`;
+    // Several words: those together (a phrase) are checked on the vector of every section with
+    // all of them, in the one pass that also keeps the matches to count (two passes read the same
+    // 13,500 sections twice: "install package", 100,000 pages).
+    const together = plan.together ? toTsQuery([plan.together]) : undefined;
     const excluded = (alias: string) =>
-      plan.not.length > 0
+      notQuery
         ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
-            SELECT e.space_id, e.page_id FROM search_sections e
-            WHERE ${matching('all', 'e', toTsQuery(plan.not, { any: true, lean: true }))})`
+            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${matching('all', 'e', notQuery)})`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
@@ -149,53 +175,85 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       : this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`);
     // Whether only the tiers are scored: more pages have one than the answer holds (computed once).
     const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
-    // The matches are read either to be counted (narrow rows, when only the pages with a tier
-    // are scored) or to be ranked; the pages with a tier are read by page (OFFSET 0 keeps
-    // the planner from joining them to every match instead). ts_rank is taken
-    // where the vector is read, so no vector travels through a join or sort. The tier flags
-    // are joined, never looked up per match: sets of any size stay cheap.
+    // A section scores its tiers (title 4, heading 2, words together 1) + ts_rank / (1 + ts_rank),
+    // a page its best section. With the tiers only, a page's sections without one (below 1) are
+    // never its best, so the sections with one give every page its score; otherwise every match
+    // is ranked and its tiers joined, never looked up per match.
     const ranked = sql`
       sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
       tm AS MATERIALIZED (${weighted('titles')}),
       hm AS MATERIALIZED (${weighted('headings')}),
-      gm AS MATERIALIZED (${together}),
+      m AS MATERIALIZED (${
+        together
+          ? sql`SELECT x.space_id, x.page_id, x.position, f.g, CASE WHEN f.g THEN ${rank} END AS r
+              FROM search_sections x CROSS JOIN LATERAL (SELECT x.vector @@ ${together}::tsquery AS g) f
+              WHERE ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}`
+          : sql`SELECT x.space_id, x.page_id FROM search_sections x
+              WHERE ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}`
+      }),
+      gm AS MATERIALIZED (${
+        together
+          ? sql`SELECT space_id, page_id, position, r FROM m WHERE g`
+          : sql`SELECT NULL::text AS space_id, NULL::text AS page_id, NULL::integer AS position, NULL::float8 AS r WHERE false`
+      }),
       cp AS MATERIALIZED (
         SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm UNION SELECT space_id, page_id FROM gm
       ),
-      m AS MATERIALIZED (
-        SELECT x.space_id, x.page_id FROM search_sections x
-        WHERE ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
-      ),
       r AS MATERIALIZED (
-        SELECT y.space_id, y.page_id, y.position, y.r FROM cp CROSS JOIN LATERAL (
-          SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
-          WHERE x.space_id = cp.space_id AND x.page_id = cp.page_id AND x.vector @@ ${filter}::tsquery ${excluded('x')}
-          OFFSET 0
-        ) y WHERE ${restricting}
-        UNION ALL
-        SELECT x.space_id, x.page_id, x.position, ts_rank(x.vector, ${query})::float8 AS r FROM search_sections x
+        SELECT x.space_id, x.page_id, x.position, ${rank} AS r FROM search_sections x
         WHERE NOT ${restricting} AND ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
       ),
-      ranked AS MATERIALIZED (
-        SELECT m.space_id, m.page_id, array_agg(m.position) AS positions,
-          MAX((CASE WHEN tm.position IS NULL THEN 0 ELSE 4 END) + (CASE WHEN hm.position IS NULL THEN 0 ELSE 2 END)
-            + (CASE WHEN gm.position IS NULL THEN 0 ELSE 1 END) + m.r / (1.0 + m.r))::float8 AS score
+      scored AS (
+        SELECT t.space_id, t.page_id, SUM(t.w) + MAX(t.r) / (1.0 + MAX(t.r)) AS score FROM (
+          SELECT space_id, page_id, position, 4 AS w, r FROM tm
+          UNION ALL SELECT space_id, page_id, position, 2 AS w, r FROM hm
+          UNION ALL SELECT space_id, page_id, position, 1 AS w, r FROM gm
+        ) t WHERE ${restricting} ${excluded('t')}
+        GROUP BY t.space_id, t.page_id, t.position
+        UNION ALL
+        SELECT m.space_id, m.page_id,
+          (CASE WHEN tm.position IS NULL THEN 0 ELSE 4 END) + (CASE WHEN hm.position IS NULL THEN 0 ELSE 2 END)
+            + (CASE WHEN gm.position IS NULL THEN 0 ELSE 1 END) + m.r / (1.0 + m.r) AS score
         FROM r m
         LEFT JOIN tm ON tm.space_id = m.space_id AND tm.page_id = m.page_id AND tm.position = m.position
         LEFT JOIN hm ON hm.space_id = m.space_id AND hm.page_id = m.page_id AND hm.position = m.position
         LEFT JOIN gm ON gm.space_id = m.space_id AND gm.page_id = m.page_id AND gm.position = m.position
+      ),
+      ranked AS MATERIALIZED (
+        SELECT m.space_id, m.page_id, MAX(m.score)::float8 AS score FROM scored m
         WHERE true ${hidden} GROUP BY m.space_id, m.page_id
       ),
       top AS MATERIALIZED (
-        SELECT space_id, page_id, score, positions FROM ranked WHERE ${this.cursorSql(cursor)}
+        SELECT space_id, page_id, score FROM ranked WHERE ${this.cursorSql(cursor)}
         ORDER BY score DESC, space_id, page_id
         LIMIT ${count + 1}
       )`;
-    // Every matched page is counted, scored or not: when every match was scored, they are the
-    // ranked pages, and the matches are not read a second time (a CTE is read when first used).
-    const total = sql`(CASE WHEN ${restricting}
-      THEN (SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)
-      ELSE (SELECT COUNT(*) FROM ranked) END)`;
+    // Every matched page is counted, scored or not. When every match was scored, they are the
+    // ranked pages. Otherwise a query of one word (its forms and prefix; no phrase to leave out)
+    // matches a page exactly when the page's terms do (0026): its pages are counted from their
+    // own rows, in a statement of its own on another connection while this one ranks (one after
+    // the other they took 30-50 and 45 ms: a common word, 100,000 pages). Any other query is
+    // counted from its matches (a CTE is read when first used).
+    const oneWord =
+      plan.must.length === 1 && plan.must[0]!.kind === 'any' && plan.not.every((n) => n.kind === 'any');
+    const counting =
+      oneWord && tiered
+        ? this.db.executeQuery(
+            this.prepared(
+              fixed,
+              sql<{
+                n: number;
+              }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces})
+                SELECT COUNT(*) AS n FROM search_pages p WHERE ${pageTermsMatch('p', filter, alone)}
+                AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
+                ${notQuery ? sql`AND NOT (${pageTermsMatch('p', notQuery)})` : sql``}) c`.compile(this.db),
+            ),
+          )
+        : undefined;
+    const counted = oneWord
+      ? sql`NULL::bigint`
+      : sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)`;
+    const total = sql`(CASE WHEN ${restricting} THEN ${counted} ELSE (SELECT COUNT(*) FROM ranked) END)`;
     // One statement: the count, the returned pages and their matched sections, both read by index
     // for those pages only (OFFSET 0 keeps the planner from joining every page row instead); one
     // page more than asked tells whether more follow. The count's row comes back even when no
@@ -208,7 +266,8 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         LEFT JOIN LATERAL (
           SELECT top.space_id, top.page_id, top.score, p.title, p.description, p.path, p.ancestors,
             (SELECT json_agg(json_build_array(y.position, y.anchor, y.heading, y.body) ORDER BY y.position)
-              FROM search_sections y WHERE y.space_id = top.space_id AND y.page_id = top.page_id AND y.position = ANY(top.positions)) AS sections
+              FROM search_sections y WHERE y.space_id = top.space_id AND y.page_id = top.page_id
+              AND y.vector @@ ${filter}::tsquery) AS sections
           FROM top CROSS JOIN LATERAL (
             SELECT p.title, p.description, p.path, p.ancestors FROM search_pages p
             WHERE p.space_id = top.space_id AND p.page_id = top.page_id OFFSET 0) p
@@ -218,8 +277,10 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // Planning this statement takes 1.5 ms, as long as running it for a rare word. Its generic
     // plan, which a prepared statement settles on, is the one wanted for every query: matches by
     // the GIN index, however many.
-    if (fixed) keepPrepared(statement.sql);
-    const { rows } = await this.db.executeQuery(statement);
+    const [{ rows }, pagesCounted] = await Promise.all([
+      this.db.executeQuery(this.prepared(fixed, statement)),
+      counting,
+    ]);
     const found = rows.filter((r): r is PageRow & typeof r => r.page_id != null);
     // Fewer pages than asked from the tiers only: they ran out, so every match is ranked.
     if (tiered && found.length <= count && rows[0]?.restricted === true) return undefined;
@@ -239,8 +300,14 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         })),
       })),
       more: found.length > count,
-      total: Number(rows[0]?.total ?? 0),
+      total: Number(rows[0]?.total ?? pagesCounted?.rows[0]?.n ?? 0),
     };
+  }
+
+  /** A statement kept prepared by name when its text depends only on the query's shape. */
+  private prepared<T>(fixed: boolean, statement: CompiledQuery<T>): CompiledQuery<T> {
+    if (fixed) keepPrepared(statement.sql);
+    return statement;
   }
 
   private cursorSql(cursor: RankCursor | undefined): RawBuilder<unknown> {

@@ -3,7 +3,7 @@ import { SiteVisibility } from '@gitbook/api';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
-import { termsMatch } from '../../src/search/pg-terms.js';
+import { pageTermsMatch, termsMatch } from '../../src/search/pg-terms.js';
 import { rawRequest } from '../helpers/client.js';
 import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
@@ -209,6 +209,17 @@ describe('paging', () => {
       // The same pages, scores and matched sections, in the same order.
       expect(paged, `limit ${limit}`).toEqual(whole.items);
     }
+    // Pages left out by a word count as left out, through the tiers (limit 1) or not.
+    const without = await searchSpace(tiers, 'zebra -herd', { limit: 50 });
+    expect(titles(without.items).sort()).toEqual([
+      'Birds',
+      'Grazers',
+      'Predators',
+      'Zebra care',
+      'Zebra stripes',
+    ]);
+    expect(without.count).toBe(5);
+    expect((await searchSpace(tiers, 'zebra -herd', { limit: 1 })).count).toBe(5);
   });
 });
 
@@ -234,7 +245,7 @@ describe('ranking', () => {
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
-  it("finds one space's matches, a title's and a heading's in the indexes migration 0025 made", async () => {
+  it("finds one space's matches, a title's and a heading's, and pages by their terms, in the indexes of 0025 and 0026", async () => {
     const { db } = server.app.quire.deps.database;
     for (const [part, index] of [
       ['all', 'search_sections_terms'],
@@ -249,6 +260,13 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
       });
       expect(JSON.stringify(plan.rows)).toContain(`"Index Name":"${index}"`);
     }
+    // Pages by their own terms, in the index migration 0026 made.
+    const plan = await db.transaction().execute(async (tx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+      return sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT COUNT(*) FROM search_pages p
+        WHERE ${pageTermsMatch('p', "'proxy'", 'some-space')}`.execute(tx);
+    });
+    expect(JSON.stringify(plan.rows)).toContain('"Index Name":"search_pages_terms"');
   });
 });
 
