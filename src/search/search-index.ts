@@ -207,6 +207,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     nums: ReadonlyMap<string, number>,
   ): Promise<void>;
   protected abstract deleteAllTerms(tx: Tx, spaceId: string): Promise<void>;
+  /** Columns of a page's row that only this engine has (written with the row, never after). */
+  protected pageColumns(_page: IndexedPage): Record<string, unknown> {
+    return {};
+  }
 
   async writePages(
     tx: Tx,
@@ -261,6 +265,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
             hidden: page.hidden ? 1 : 0,
             num: nums.get(page.pageId)!,
             specs: page.specs.length > 0 ? `|${page.specs.join('|')}|` : null,
+            ...this.pageColumns(page),
           })),
         )
         .execute();
