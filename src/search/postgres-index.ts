@@ -151,11 +151,15 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
     // A few spaces are one array to compare with; an organization's thousands are a hashed set
-    // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search).
-    // OFFSET 0 keeps it a set to look matches up in, never a join that reads every section of
-    // every space by space.
+    // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search). The
+    // set must stay a filter on the matches the GIN index finds: as a top-level IN, PostgreSQL
+    // turns it into a join and reads every space's sections by space (it takes a CTE for 200
+    // rows), 10,000 index probes that checked each vector (111 ms to count 10,000 matches
+    // instead of 12). Under an OR it is not joined but hashed; the OR itself folds away later.
     const spaceIn = (column: RawBuilder<unknown>) =>
-      fixed ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))` : sql`${column} IN (SELECT id FROM sp OFFSET 0)`;
+      fixed
+        ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
+        : sql`(${column} IN (SELECT id FROM sp) OR false)`;
     const inScope = spaceIn(sql`x.space_id`);
     // ts_rank is taken where a section's vector is read, so no vector travels through a join.
     const rank = sql`ts_rank(x.vector, ${query})::float8`;
