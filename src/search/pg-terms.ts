@@ -5,7 +5,7 @@ import { type RawBuilder, sql } from 'kysely';
  * space, which no analysed word can be (`§` is neither a letter nor a digit). A search in one
  * space then finds its matches inside the index: otherwise every space's matches of a word are
  * read from the table and most dropped (a common word in a 100-page space beside a 100,000-page
- * one: 65,000 rows read for 60 kept). Migration 0025 indexes these very expressions, and a query
+ * one: 65,000 rows read for 60 kept). A search of a few spaces names each of them so. Migration 0025 indexes these very expressions, and a query
  * uses an index only when it names the expression exactly as indexed (test/e2e/search.test.ts
  * checks it): changing one needs a new migration.
  */
@@ -24,13 +24,15 @@ function indexedTerms(part: TermsPart, alias: string): string {
   return `(${PARTS[part](`${alias}.vector`)} || array_to_tsvector(ARRAY['§' || ${alias}.space_id]))`;
 }
 
-/** The tsquery text of the term naming a space, for a query that searches that space alone. */
-function spaceTermQuery(spaceId: string): string {
-  return `'§${spaceId.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+/** The tsquery text of a query in some spaces only: any of the terms naming them, and the query. */
+function inSpaces(tsquery: string, spaceIds: readonly string[] | undefined): string {
+  if (spaceIds === undefined) return tsquery;
+  const spaces = spaceIds.map((id) => `'§${id.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`);
+  return `(${tsquery}) & (${spaces.join(' | ')})`;
 }
 
 /**
- * Whether a section's indexed terms match `tsquery` (text), in `spaceId` alone when given: the
+ * Whether a section's indexed terms match `tsquery` (text), in `spaceIds` only when given: the
  * condition an index of 0025 answers. The query text is one parameter, so the statement's text
  * is the same for one space and for several.
  */
@@ -38,17 +40,19 @@ export function termsMatch(
   part: TermsPart,
   alias: string,
   tsquery: string,
-  spaceId?: string,
+  spaceIds?: readonly string[],
 ): RawBuilder<unknown> {
-  const text = spaceId === undefined ? tsquery : `(${tsquery}) & ${spaceTermQuery(spaceId)}`;
-  return sql`${sql.raw(indexedTerms(part, alias))} @@ ${text}::tsquery`;
+  return sql`${sql.raw(indexedTerms(part, alias))} @@ ${inSpaces(tsquery, spaceIds)}::tsquery`;
 }
 
 /**
  * Whether a page's terms (`search_pages.terms`, every term of its sections) match `tsquery`, in
- * `spaceId` alone when given: the condition the index of migration 0026 answers.
+ * `spaceIds` only when given: the condition the index of migration 0026 answers.
  */
-export function pageTermsMatch(alias: string, tsquery: string, spaceId?: string): RawBuilder<unknown> {
-  const text = spaceId === undefined ? tsquery : `(${tsquery}) & ${spaceTermQuery(spaceId)}`;
-  return sql`(${sql.raw(`${alias}.terms`)} || array_to_tsvector(ARRAY['§' || ${sql.raw(`${alias}.space_id`)}])) @@ ${text}::tsquery`;
+export function pageTermsMatch(
+  alias: string,
+  tsquery: string,
+  spaceIds?: readonly string[],
+): RawBuilder<unknown> {
+  return sql`(${sql.raw(`${alias}.terms`)} || array_to_tsvector(ARRAY['§' || ${sql.raw(`${alias}.space_id`)}])) @@ ${inSpaces(tsquery, spaceIds)}::tsquery`;
 }

@@ -257,7 +257,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
       const plan = await db.transaction().execute(async (tx) => {
         await sql`SET LOCAL enable_seqscan = off`.execute(tx);
         return sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT x.page_id FROM search_sections x
-          WHERE ${termsMatch(part, 'x', "'proxy'", 'some-space')}`.execute(tx);
+          WHERE ${termsMatch(part, 'x', "'proxy'", ['some-space'])}`.execute(tx);
       });
       expect(JSON.stringify(plan.rows)).toContain(`"Index Name":"${index}"`);
     }
@@ -265,7 +265,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
     const plan = await db.transaction().execute(async (tx) => {
       await sql`SET LOCAL enable_seqscan = off`.execute(tx);
       return sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT COUNT(*) FROM search_pages p
-        WHERE ${pageTermsMatch('p', "'proxy'", 'some-space')}`.execute(tx);
+        WHERE ${pageTermsMatch('p', "'proxy'", ['some-space'])}`.execute(tx);
     });
     expect(JSON.stringify(plan.rows)).toContain('"Index Name":"search_pages_terms"');
     // After a large write the statistics are taken and every pending GIN entry merged.
