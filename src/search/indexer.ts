@@ -38,7 +38,12 @@ const STRUCTURE: Array<keyof PageNode> = [
   'type',
 ];
 
-/** A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize). */
+/**
+ * A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize);
+ * smaller syncs have it done in the background once they wrote as many together: 10,000 spaces
+ * of two pages each, indexed one after the other, left PostgreSQL planning an organization's
+ * search without statistics and reading 4 MB pending in each GIN index (p99 126 ms).
+ */
 const OPTIMIZE_AFTER_PAGES = 1000;
 
 export class SearchIndexer {
@@ -51,6 +56,10 @@ export class SearchIndexer {
     },
     private readonly index: SearchIndex,
   ) {}
+
+  /** Pages written by syncs since the index was last optimized. */
+  private written = 0;
+  private optimizing: Promise<void> | undefined;
 
   /** Brings one space's index to its current revision; answers what it did. */
   async sync(spaceId: string): Promise<SyncOutcome> {
@@ -126,7 +135,19 @@ export class SearchIndexer {
         .execute();
     });
     if (outcome === 'raced') return 'raced';
-    if (pages.length >= OPTIMIZE_AFTER_PAGES) await this.index.optimize();
+    this.written += pages.length;
+    if (pages.length >= OPTIMIZE_AFTER_PAGES) {
+      this.written = 0;
+      await this.index.optimize();
+    } else if (this.written >= OPTIMIZE_AFTER_PAGES && !this.optimizing) {
+      this.written = 0;
+      this.optimizing = this.index
+        .optimize()
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'optimizing the search index failed'))
+        .finally(() => {
+          this.optimizing = undefined;
+        });
+    }
     return 'updated';
   }
 

@@ -1,7 +1,7 @@
 import type { SearchPageResult, SearchSpaceResult } from '@gitbook/api';
 import { SiteVisibility } from '@gitbook/api';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
 import { pageTermsMatch, termsMatch } from '../../src/search/pg-terms.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
@@ -554,6 +554,37 @@ describe('freshness', () => {
     if (deps.dialect === 'sqlite') expect(await segments()).toBe(1);
     expect(await searchSpace(id, 'wombat graz')).toEqual(before);
     expect(titles((await searchSpace(id, 'tapir')).items)).toEqual(['The tapir']);
+  });
+});
+
+describe('optimizing', () => {
+  it('optimizes the index in the background once small syncs together wrote a thousand pages', async () => {
+    const { services } = server.app.quire;
+    const actor = { userId: owner.id, tokenId: 'test', email: owner.email };
+    const optimize = vi.spyOn(services.searchEngine.index, 'optimize');
+    try {
+      for (let s = 0; s < 3; s++) {
+        const id = await space(`Small sync ${s}`, 'en');
+        const cr = await services.changeRequests.create(actor, id, { subject: 'Pages' });
+        await services.contentWrites.apply(
+          actor,
+          id,
+          cr.row.id,
+          Array.from({ length: 350 }, (_, p) => ({
+            operation: 'insert_page' as const,
+            title: `Page ${p}`,
+            document: { markdown: `The okapi ${p} of space ${s}.` },
+          })),
+        );
+        await services.merges.merge(actor, id, cr.row.id);
+        // Fewer than a thousand pages: the sync itself does not optimize.
+        expect(await services.searchEngine.indexer.sync(id)).toBe('updated');
+      }
+      await vi.waitFor(() => expect(optimize).toHaveBeenCalled());
+      await optimize.mock.results[0]!.value;
+    } finally {
+      optimize.mockRestore();
+    }
   });
 });
 
