@@ -537,11 +537,12 @@ describe('freshness', () => {
 
   it('finds the same after the index is optimized', async () => {
     const id = await space('Compacted', 'en');
-    // Each sync commits its own index segment.
-    for (const animal of ['capybara', 'tapir', 'quokka'])
-      await seed(owner.api, id, [insert(`The ${animal}`, `The ${animal} and the wombat graze.`)]);
     const { services, deps } = server.app.quire;
-    await services.jobs.runDue();
+    // Each sync commits its own index segment.
+    for (const animal of ['capybara', 'tapir', 'quokka']) {
+      await seed(owner.api, id, [insert(`The ${animal}`, `The ${animal} and the wombat graze.`)]);
+      await services.jobs.runDue();
+    }
     const before = await searchSpace(id, 'wombat graz');
     expect(before.count).toBe(3);
     const segments = async () =>
