@@ -1,7 +1,7 @@
 import { CowMap } from './cow-map.js';
-import type { MergeConflict, MergeInput } from './merge.js';
 import { mergeText } from './merge-body.js';
 import { type Change, changesOf, deepEqual, samePage } from './merge-changes.js';
+import type { MergeConflict, MergeInput } from './merge-types.js';
 import { type PageNode, pathOf } from './tree.js';
 
 /** Fields merged one by one; the others (`id`, `createdAt`) come with the target's node. */

@@ -1,5 +1,5 @@
-import type { MergeConflict, MergeInput } from './merge.js';
 import { locatePage } from './merge-pages.js';
+import type { MergeConflict, MergeInput } from './merge-types.js';
 import { type PageIndexes, updateIndexes } from './page-indexes.js';
 import { pathOf, type RevisionContent } from './tree.js';
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { minimal, wantsMinimal } from '../../http/prefer-minimal.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { presentFile } from '../content/present.js';
@@ -121,9 +122,7 @@ export function changeRequestRoutes(app: App): void {
         changeRequestId,
         request.body,
       );
-      if (/return=minimal/.test(String(request.headers.prefer ?? ''))) {
-        return reply.code(204).header('Preference-Applied', 'return=minimal').send(null);
-      }
+      if (wantsMinimal(request)) return minimal(reply);
       return presentChangeRequest(view, urls);
     },
   );

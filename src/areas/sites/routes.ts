@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
@@ -7,15 +6,6 @@ import { presentSite } from './present.js';
 import { CreateSiteBody, ListSitesQuery, Site, SiteParams, UpdateSiteBody } from './schemas.js';
 import { settingsRoutes } from './settings-routes.js';
 import { structureRoutes } from './structure-routes.js';
-
-/** `Prefer: return=minimal` (0.202): answer 204 and say so, instead of the object. */
-export function wantsMinimal(request: FastifyRequest): boolean {
-  return /return=minimal/.test(String(request.headers.prefer ?? ''));
-}
-
-export function minimal(reply: FastifyReply) {
-  return reply.code(204).header('Preference-Applied', 'return=minimal').send(null);
-}
 
 /** Every route of the docs-site area. */
 export function siteRoutes(app: App): void {

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
+import { minimal, wantsMinimal } from '../../http/prefer-minimal.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { presentGroup, presentItem, presentSection, presentSiteSpace, presentStructure } from './present.js';
-import { minimal, wantsMinimal } from './routes.js';
 import {
   GroupParams,
   GroupSectionParams,
