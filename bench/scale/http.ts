@@ -13,6 +13,22 @@ export interface Answer {
   headers: http.IncomingHttpHeaders;
 }
 
+/** A request's JSON payload and headers: the token, and the payload's type and length. */
+export function outgoing(
+  token: string | undefined,
+  body: unknown,
+  extra: Record<string, string>,
+): { payload: string | undefined; headers: Record<string, string> } {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = { ...extra };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (payload !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  return { payload, headers };
+}
+
 /** What the parts ask of a client: this one, or WorkerClient (a thread of its own). */
 export interface HttpClient {
   request(
@@ -46,13 +62,7 @@ export class Client implements HttpClient {
     body?: unknown,
     extra: Record<string, string> = {},
   ): Promise<Answer> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { ...extra };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
+    const { payload, headers } = outgoing(this.token, body, extra);
     return new Promise((resolve, reject) => {
       const started = performance.now();
       const req = http.request(

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import type { Answer, HttpClient } from './http.js';
+import { type Answer, type HttpClient, outgoing } from './http.js';
 
 interface Reply {
   id: number;
@@ -53,13 +53,7 @@ export class WorkerClient implements HttpClient {
     extra: Record<string, string>,
     keepBody: boolean,
   ) {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { ...extra };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
+    const { payload, headers } = outgoing(this.token, body, extra);
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
