@@ -26,6 +26,7 @@ import * as changeCounter from './migrations/0023-change-counter.js';
 import * as searchHiddenPages from './migrations/0024-search-hidden-pages.js';
 import * as searchWeightIndexes from './migrations/0025-search-weight-indexes.js';
 import * as searchPageTerms from './migrations/0026-search-page-terms.js';
+import * as searchPageTermsSqlite from './migrations/0027-search-page-terms-sqlite.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-search-hidden-pages': searchHiddenPages,
   '0025-search-weight-indexes': searchWeightIndexes,
   '0026-search-page-terms': searchPageTerms,
+  '0027-search-page-terms-sqlite': searchPageTermsSqlite,
 };
 
 class StaticProvider implements MigrationProvider {

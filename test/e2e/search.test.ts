@@ -493,6 +493,45 @@ describe('freshness', () => {
     expect(titles((await searchSpace(id, 'walrus')).items)).toEqual(['Seals', 'Guide']);
   });
 
+  it('counts the pages that match now, ranked from the titles and headings alone or not', async () => {
+    // limit 1: more pages have the word in a title or heading than the answer holds, so only
+    // they are ranked and the others counted (a word alone: from the pages' terms).
+    const id = await space('Counted', 'en');
+    const ids = await seed(owner.api, id, [
+      insert('Okapi', 'The okapi is shy.'),
+      insert('Okapi stripes', 'Stripes on the legs.'),
+      insert('Forest', '## Okapi trails\n\nPaths in the forest.\n\n## Okapi stripes\n\nSeen at dusk.'),
+      insert('Giraffes', 'A cousin of the okapi, without stripes.'),
+      insert('Rivers', 'Water.\n\n## Banks\n\nAn okapi drinks here.'),
+      insert('Hidden okapi', 'An okapi.', { hidden: true }),
+      insert('Plains', 'No such animal.'),
+    ]);
+    await server.app.quire.services.jobs.runDue();
+    const counts = async () => ({
+      word: (await searchSpace(id, 'okapi', { limit: 1 })).count,
+      words: (await searchSpace(id, 'okapi stripes', { limit: 1 })).count,
+      all: (await searchSpace(id, 'okapi', { limit: 50 })).count,
+      prefix: (await searchSpace(id, 'oka', { limit: 1 })).count,
+    });
+    expect(await counts()).toEqual({ word: 5, words: 3, all: 5, prefix: 5 });
+
+    const cr = await newChangeRequest(owner.api, id);
+    await write(owner.api, id, cr, [
+      { operation: 'delete_page', page: ids.get('Giraffes')! },
+      { operation: 'update_page', page: ids.get('Rivers')!, document: { markdown: 'Water only.' } },
+      { operation: 'update_page', page: ids.get('Plains')!, document: { markdown: 'An okapi strays here.' } },
+    ]);
+    await owner.api.spaces.mergeChangeRequest(id, cr);
+    await server.app.quire.services.jobs.runDue();
+    expect(await counts()).toEqual({ word: 4, words: 2, all: 4, prefix: 4 });
+    expect(titles((await searchSpace(id, 'okapi', { limit: 50 })).items).sort()).toEqual([
+      'Forest',
+      'Okapi',
+      'Okapi stripes',
+      'Plains',
+    ]);
+  });
+
   it('catches up when a job was lost, and drops the index of purged spaces', async () => {
     const id = await space('Lost job', 'en');
     await seed(owner.api, id, [insert('First', 'The pangolin.')]);
