@@ -126,6 +126,33 @@ describe('space search', () => {
     expect(titles((await searchSpace(docs, 'requireme ')).items)).toEqual([]);
   });
 
+  it('finds every word a typed prefix begins, however many there are', async () => {
+    // A prefix that begins few indexed terms is searched as those terms; one that begins more
+    // than fifty, as a prefix. Both must find the same pages.
+    const id = await space('Prefixes', 'en');
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const made = Array.from(
+      { length: 60 },
+      (_, i) => `quagg${letters[i % 26]}${letters[Math.floor(i / 26)]}`,
+    );
+    await seed(owner.api, id, [
+      ...Array.from({ length: 12 }, (_, i) =>
+        insert(`Entry ${i}`, `Seen: ${made.slice(i * 5, i * 5 + 5).join(', ')}.`),
+      ),
+      insert('Quaint', 'A quaint quagmire.'),
+      // Its word comes after all the others: a prefix searched by too few of its terms misses it.
+      insert('Last', 'A quaggzz.'),
+    ]);
+    const count = async (query: string) => (await searchSpace(id, query, { limit: 5 })).count;
+    expect(await count('quagg')).toBe(13);
+    // quaggaa, quaggab and quaggac: words 0, 26 and 52, on pages 0, 5 and 10.
+    expect(await count('quagga')).toBe(3);
+    expect(await count('quaggab')).toBe(1);
+    expect(await count('quagm')).toBe(1);
+    expect(await count('qua')).toBe(14);
+    expect(await count('quagg ')).toBe(0);
+  });
+
   it('pages through ranked results with an opaque cursor', async () => {
     const first = await searchSpace(docs, 'the', { limit: 1 });
     expect(first.count).toBe(3);
