@@ -203,14 +203,13 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     count: number,
     tiered: boolean,
   ): Promise<Ranking | undefined> {
-    plan = await this.withoutLongPrefixes(plan);
-    const query = toFts5(plan.must);
+    const query = (await Promise.all(plan.must.map((m) => this.fts5Of(m)))).join(' AND ');
     // The bounds of the section keys of the spaces in scope, for the FTS5 rowid range.
     const range = (table: RawBuilder<unknown>, shift: RawBuilder<unknown>) =>
       sql`${table}.rowid >= (SELECT MIN(num) FROM sp) << ${shift} AND ${table}.rowid < ((SELECT MAX(num) FROM sp) + 1) << ${shift}`;
     const together = plan.together
       ? sql`SELECT g.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts g
-          WHERE g.search_fts MATCH ${toFts5([plan.together])} AND ${range(sql`g`, SPACE_SHIFT)}`
+          WHERE g.search_fts MATCH ${await this.fts5Of(plan.together)} AND ${range(sql`g`, SPACE_SHIFT)}`
       : sql`SELECT 0 AS sid, 0.0 AS bm WHERE 0`;
     // Whether a page key is an answer: in scope (the rowid range is the scope when it has one
     // space), not hidden (few hidden pages, often none: then no key is looked up), and not
@@ -304,7 +303,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     // Without a cursor an empty page means nothing matched.
     if (rows.length === 0 && !cursor) found = 0;
     // Every matched page is counted, ranked or not: read once more, without scores.
-    if (found === undefined || found === null) found = await this.countPages(plan, tiers, keep, range);
+    if (found === undefined || found === null) found = await this.countPages(plan, query, tiers, keep, range);
     const shown = rows.slice(0, count);
     const sections = await this.sectionsOf(shown.map((r) => Number(r.pk)));
     return {
@@ -321,28 +320,30 @@ export class SqliteSearchIndex extends SqlSearchIndex {
   }
 
   /**
-   * The plan with the prefix of each word being typed replaced by the indexed terms it begins,
-   * when it is longer than FTS5's prefix indexes and begins few terms. FTS5 reads such a prefix
+   * A match as FTS5 query text, a word's prefix (or a phrase's last word's) replaced by the
+   * indexed terms it begins when it is longer than FTS5's prefix indexes and begins few terms. FTS5 reads such a prefix
    * by merging the doclists of all its terms, every space's, before it seeks the rowids asked
    * for; the terms are read from those rowids on. The vocabulary is the pages' terms (0027),
    * the same terms as the sections' (measured: "configuration*" in a 100-page space beside a
    * 100,000-page one, 8 ms; its five terms, 0.05 ms; the lookup, 0.5 ms).
    */
-  private async withoutLongPrefixes(plan: QueryPlan): Promise<QueryPlan> {
-    const must = await Promise.all(
-      plan.must.map(async (match): Promise<Match> => {
-        if (match.kind !== 'any' || match.prefix === undefined || [...match.prefix].length <= INDEXED_PREFIX)
-          return match;
-        const { rows } = await sql<{ term: string }>`SELECT term FROM search_page_vocab
-          WHERE term >= ${match.prefix} AND term < ${`${match.prefix}\u{10FFFF}`}
-          LIMIT ${sql.lit(MAX_PREFIX_TERMS + 1)}`.execute(this.db);
-        if (rows.length > MAX_PREFIX_TERMS) return match;
-        const terms = new Set(match.terms);
-        for (const { term } of rows) if (term.startsWith(match.prefix)) terms.add(term);
-        return { kind: 'any', terms: [...terms] };
-      }),
+  private async fts5Of(match: Match): Promise<string> {
+    const prefix = match.kind === 'any' ? match.prefix : match.prefixLast ? match.terms.at(-1) : undefined;
+    if (prefix === undefined || [...prefix].length <= INDEXED_PREFIX) return toFts5([match]);
+    const { rows } = await sql<{ term: string }>`SELECT term FROM search_page_vocab
+      WHERE term >= ${prefix} AND term < ${`${prefix}\u{10FFFF}`}
+      LIMIT ${sql.lit(MAX_PREFIX_TERMS + 1)}`.execute(this.db);
+    if (rows.length > MAX_PREFIX_TERMS) return toFts5([match]);
+    const begun = rows.map((r) => r.term).filter((term) => term.startsWith(prefix));
+    if (match.kind === 'any')
+      return toFts5([{ kind: 'any', terms: [...new Set([...match.terms, ...begun])] }]);
+    // A phrase ending in a prefix: the phrase ending in any of its terms (none: the phrase
+    // itself, which matches nothing, as the prefix would not).
+    const head = match.terms.slice(0, -1);
+    const phrases = (begun.length > 0 ? begun : [prefix]).map((term) =>
+      toFts5([{ kind: 'phrase', terms: [...head, term], prefixLast: false }]),
     );
-    return { ...plan, must };
+    return phrases.length === 1 ? phrases[0]! : `(${phrases.join(' OR ')})`;
   }
 
   /**
@@ -353,6 +354,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    */
   private async countPages(
     plan: QueryPlan,
+    query: string,
     ctes: RawBuilder<unknown>,
     keep: (pk: RawBuilder<unknown>) => RawBuilder<unknown>,
     range: (table: RawBuilder<unknown>, shift: RawBuilder<unknown>) => RawBuilder<unknown>,
@@ -367,12 +369,12 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     const { rows } = byPage
       ? await sql<{ n: number }>`WITH ${ctes}
           SELECT COUNT(*) AS n FROM search_page_terms c
-          WHERE c.search_page_terms MATCH ${toFts5(plan.must)} AND ${range(sql`c`, KEY_SHIFT)} AND ${keep(sql`c.rowid`)}`.execute(
+          WHERE c.search_page_terms MATCH ${query} AND ${range(sql`c`, KEY_SHIFT)} AND ${keep(sql`c.rowid`)}`.execute(
           this.db,
         )
       : await sql<{ n: number }>`WITH ${ctes}
           SELECT COUNT(DISTINCT f.rowid >> ${PAGE_SHIFT}) AS n FROM search_fts f
-          WHERE f.search_fts MATCH ${toFts5(plan.must)} AND ${range(sql`f`, SPACE_SHIFT)} AND ${keep(sql`(f.rowid >> ${PAGE_SHIFT})`)}`.execute(
+          WHERE f.search_fts MATCH ${query} AND ${range(sql`f`, SPACE_SHIFT)} AND ${keep(sql`(f.rowid >> ${PAGE_SHIFT})`)}`.execute(
           this.db,
         );
     return Number(rows[0]?.n ?? 0);

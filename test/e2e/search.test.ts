@@ -150,6 +150,12 @@ describe('space search', () => {
     expect(await count('quaggab')).toBe(1);
     expect(await count('quagm')).toBe(1);
     expect(await count('qua')).toBe(14);
+    // Words joined by punctuation are a phrase; being typed, its last word is a prefix too.
+    expect(await count('seen-quagg')).toBe(12);
+    expect(await count('seen-quagga')).toBe(1);
+    expect(await count('a-quaggz')).toBe(1);
+    expect(await count('a-quaggq')).toBe(0);
+    expect(await count('"seen quagga"')).toBe(0);
     expect(await count('quagg ')).toBe(0);
   });
 
