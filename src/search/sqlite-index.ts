@@ -193,7 +193,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    * words together from their phrase's. Only pages without a tier take theirs from the sections'
    * bm25. So the tiers are ranked without reading the other matches: with the tiers only, a
    * common word of a 100,000-page space no longer reads and joins its 65,000 matches to rank
-   * them (68 -> 4 ms), and both passes give a page the same score, so a cursor from one is
+   * them (68 -> 10 ms), and both passes give a page the same score, so a cursor from one is
    * understood by the other.
    */
   protected async rankPass(
