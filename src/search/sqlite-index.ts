@@ -223,11 +223,16 @@ export class SqliteSearchIndex extends SqlSearchIndex {
                 WHERE e.search_fts MATCH ${toFts5(plan.not, { any: true })})`
             : sql``
         }`;
-    // In scopeSql, `x` stands for search_sections: search_space_keys has its space_id.
+    // The spaces in scope: listed ones by their keys; an organization's from its own spaces,
+    // never by reading every key of the database (a 100-space organization beside one of
+    // 10,000: 3.8 -> 0.3 ms a search; the 10,000-space one pays 1 ms more, 8.3 -> 9.3). In
+    // scopeSql, `x` stands for search_sections: search_space_keys has its space_id.
+    const spaces = scope.org
+      ? sql`spaces s CROSS JOIN search_space_keys x ON x.space_id = s.id`
+      : sql`search_space_keys x CROSS JOIN spaces s ON s.id = x.space_id`;
     const tiers = sql`
       sp AS MATERIALIZED (
-        SELECT x.space_id, x.num FROM search_space_keys x CROSS JOIN spaces s ON s.id = x.space_id
-        WHERE ${this.scopeSql({ ...scope, includeHidden: true })}
+        SELECT x.space_id, x.num FROM ${spaces} WHERE ${this.scopeSql({ ...scope, includeHidden: true })}
       ),
       hp AS MATERIALIZED (
         SELECT (x.num << ${KEY_SHIFT}) | p.num AS pk FROM sp x
