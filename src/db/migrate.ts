@@ -27,6 +27,7 @@ import * as searchHiddenPages from './migrations/0024-search-hidden-pages.js';
 import * as searchWeightIndexes from './migrations/0025-search-weight-indexes.js';
 import * as searchPageTerms from './migrations/0026-search-page-terms.js';
 import * as searchPageTermsSqlite from './migrations/0027-search-page-terms-sqlite.js';
+import * as searchVectorsInline from './migrations/0028-search-vectors-inline.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-search-weight-indexes': searchWeightIndexes,
   '0026-search-page-terms': searchPageTerms,
   '0027-search-page-terms-sqlite': searchPageTermsSqlite,
+  '0028-search-vectors-inline': searchVectorsInline,
 };
 
 class StaticProvider implements MigrationProvider {
