@@ -28,6 +28,7 @@ import * as searchWeightIndexes from './migrations/0025-search-weight-indexes.js
 import * as searchPageTerms from './migrations/0026-search-page-terms.js';
 import * as searchPageTermsSqlite from './migrations/0027-search-page-terms-sqlite.js';
 import * as searchVectorsInline from './migrations/0028-search-vectors-inline.js';
+import * as searchTitleHeadingTables from './migrations/0029-search-title-heading-tables.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-search-page-terms': searchPageTerms,
   '0027-search-page-terms-sqlite': searchPageTermsSqlite,
   '0028-search-vectors-inline': searchVectorsInline,
+  '0029-search-title-heading-tables': searchTitleHeadingTables,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -2,7 +2,7 @@ import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
-import { pageTermsMatch, type TermsPart, termsMatch } from './pg-terms.js';
+import { type TermsTable, termsMatch } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
 import {
   chunks,
@@ -32,13 +32,16 @@ type SectionJson = [number, string | null, string, string];
  */
 const MAX_SPACE_TERMS = 50;
 
-/** The GIN indexes of migrations 0025 and 0026. */
+/** The GIN indexes of migrations 0025, 0026 and 0029. */
 const GIN_INDEXES = [
   'search_sections_terms',
-  'search_sections_titles',
-  'search_sections_headings',
   'search_pages_terms',
+  'search_page_titles_terms',
+  'search_section_headings_terms',
 ];
+
+/** The tables of the title and heading tiers (0029), a page's rows deleted with its sections. */
+const TIER_TABLES = ['search_page_titles', 'search_section_headings'] as const;
 
 /** tsvector positions stop at 16383; a lexeme keeps at most 256 of them. */
 const MAX_POSITION = 16383;
@@ -87,11 +90,18 @@ export function pageTermsOf(page: IndexedPage): string {
 }
 
 export class PostgresSearchIndex extends SqlSearchIndex {
-  protected async deleteTerms(): Promise<void> {
-    // The terms are a column of search_sections: they go with its rows.
+  /** A section's terms are a column of its row and go with it; its title's and headings' are rows of their own. */
+  protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
+    for (const table of TIER_TABLES)
+      await sql`DELETE FROM ${sql.id(table)} WHERE space_id = ${spaceId} AND page_id IN (${sql.join(pageIds)})`.execute(
+        tx,
+      );
   }
 
-  protected async deleteAllTerms(): Promise<void> {}
+  protected async deleteAllTerms(tx: Tx, spaceId: string): Promise<void> {
+    for (const table of TIER_TABLES)
+      await sql`DELETE FROM ${sql.id(table)} WHERE space_id = ${spaceId}`.execute(tx);
+  }
 
   /** A page's terms (see pageTermsOf) go in its row: written after it, the GIN index held both. */
   protected override pageColumns(page: IndexedPage): Record<string, unknown> {
@@ -116,6 +126,21 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         )
         .execute();
     }
+    // The tiers' own rows (0029): a page's title, and each heading that has terms.
+    for (const batch of chunks(pages, 200))
+      await sql`INSERT INTO search_page_titles (space_id, page_id, vector) VALUES ${sql.join(
+        batch.map((page) => sql`(${spaceId}, ${page.pageId}, ${vectorOf(page.title, '', '')}::tsvector)`),
+      )}`.execute(tx);
+    const headings = rows
+      .map(({ page, section }) => ({ page, section, vector: vectorOf('', section.heading, '') }))
+      .filter((row) => row.vector !== '');
+    for (const batch of chunks(headings, 200))
+      await sql`INSERT INTO search_section_headings (space_id, page_id, position, vector) VALUES ${sql.join(
+        batch.map(
+          ({ page, section, vector }) =>
+            sql`(${spaceId}, ${page.pageId}, ${section.position}, ${vector}::tsvector)`,
+        ),
+      )}`.execute(tx);
   }
 
   /**
@@ -128,19 +153,24 @@ export class PostgresSearchIndex extends SqlSearchIndex {
    * 100-page space took 20 ms instead of 10.
    */
   async optimize(): Promise<void> {
-    for (const table of ['search_pages', 'search_sections', 'search_vocab'])
+    for (const table of ['search_pages', 'search_sections', 'search_vocab', ...TIER_TABLES])
       await sql`ANALYZE ${sql.id(table)}`.execute(this.db);
     for (const index of GIN_INDEXES)
       await sql`SELECT gin_clean_pending_list(${index}::text::regclass)`.execute(this.db);
   }
 
   /**
-   * One ranking statement (see `SqlSearchIndex.rank`). Computing each match's flags and ts_rank
-   * was most of a common word's cost (65,000 sections of a 100,000-page space: 370 ms); the
-   * title and heading matches now come from their own small indexes (0025) with their ts_rank,
-   * and when they hold more pages than the answer, they alone rank them. What is left for the
-   * other matches is counting their pages: from the pages' own terms (0026) for a query of one
-   * word, else by reading the matching sections.
+   * One ranking statement (see `SqlSearchIndex.rank`). A page scores its best tier (a title
+   * match 4, a heading 2, the words together 1) plus a relevance below 1, the tiers' from their
+   * own narrow rows (0029), as SQLite's come from its own title and heading indexes: a title
+   * match takes its title's ts_rank, plus its best heading's weight or 1 when the title has the
+   * words together; a heading match its heading's (3 when the heading has the words together);
+   * any other page its best section's, plus 1 when the section has the words together. When the
+   * title and heading tiers hold more pages than the answer, they alone are ranked, without
+   * reading a match's vector (a common word of a 100,000-page space: 8,800 section vectors,
+   * 45 of 77 ms, before 0029). What is left for the other matches is counting their pages: from
+   * the pages' own terms (0026) for a query of one word, else by reading the matching sections.
+   * Both passes give a page the same score, so a cursor from one is understood by the other.
    */
   protected async rankPass(
     plan: QueryPlan,
@@ -159,8 +189,6 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         : undefined
       : await this.fewSpaces(scope);
     if (named?.length === 0) return { pages: [], more: false, total: 0 };
-    const matching = (part: TermsPart, alias: string, tsquery: string) =>
-      termsMatch(part, alias, tsquery, named);
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
     // A few spaces are one array to compare with; an organization's thousands are a hashed set
@@ -173,27 +201,29 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       fixed
         ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
         : sql`(${column} IN (SELECT id FROM sp) OR false)`;
-    const inScope = spaceIn(sql`x.space_id`);
-    // ts_rank is taken where a section's vector is read, so no vector travels through a join.
-    const rank = sql`ts_rank(x.vector, ${query})::float8`;
-    // Several words: whether a section has them together (a phrase), checked on its vector where
-    // it is read for its rank.
-    const together = plan.together ? sql`x.vector @@ ${toTsQuery([plan.together])}::tsquery` : sql`false`;
-    // Sections whose title (weight A) or heading (weight B) has the words, by the indexes on
-    // those weights alone: the same sections as `vector @@ 'word':A`, without reading every vector.
-    const weighted = (part: 'titles' | 'headings') =>
-      sql`SELECT x.space_id, x.page_id, x.position, ${rank} AS r, ${together} AS g FROM search_sections x
-        WHERE ${matching(part, 'x', filter)} AND ${inScope}`;
+    // The rows of `table` under `alias` that match, in scope, without a word left out. ts_rank
+    // and the words-together check are taken where a row's vector is read, so no vector travels
+    // through a join.
+    const matches = (table: TermsTable, alias: string, when: RawBuilder<unknown> = sql`true`) => {
+      const vector = sql.ref(`${alias}.vector`);
+      return sql`SELECT ${sql.ref(`${alias}.space_id`)} AS space_id, ${sql.ref(`${alias}.page_id`)} AS page_id,
+          ts_rank(${vector}, ${query})::float8 AS r,
+          ${plan.together ? sql`${vector} @@ ${toTsQuery([plan.together])}::tsquery` : sql`false`} AS g
+        FROM ${sql.id(table)} ${sql.id(alias)}
+        WHERE ${when} AND ${termsMatch(table, alias, filter, named)} AND ${spaceIn(sql.ref(`${alias}.space_id`))}
+        ${excluded(alias)}`;
+    };
     const excluded = (alias: string) =>
       notQuery
         ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
-            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${matching('all', 'e', notQuery)})`
+            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${termsMatch('search_sections', 'e', notQuery, named)})`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
-    const hidden = scope.includeHidden
-      ? sql``
-      : sql`AND (m.space_id, m.page_id) NOT IN (
+    const hidden = (alias: string) =>
+      scope.includeHidden
+        ? sql``
+        : sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
           SELECT p.space_id, p.page_id FROM search_pages p WHERE ${spaceIn(sql`p.space_id`)} AND p.hidden = 1)`;
     // A list of spaces is one parameter, so the statement's text depends only on the query's
     // shape; an organization's visibility rules are lists of any length.
@@ -206,42 +236,29 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // did not restrict, ranking every match took a second one (a search of 10,000 spaces: 72 ms
     // with one pass, 117 with two).
     const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
-    // A section scores its tiers (title 4, heading 2, words together 1) + ts_rank / (1 + ts_rank),
-    // a page its best section. With the tiers only, a page's sections without one (below 2) are
-    // never its best, so the title and heading sections give their pages their scores, and the
-    // other matches are only read to be counted (m); otherwise every match is ranked in one pass
-    // (r), words together checked there, and its tiers joined, never looked up per match.
+    const rel = (r: RawBuilder<unknown>) => sql`${r} / (1.0 + ${r})`;
+    // A page's best (see above), grouped from its tier rows and, when every match is ranked, its
+    // sections' (r): tt marks the title, w a tier's weight, gw the words together in a section.
+    // A section adds nothing to a page with a tier, so both passes score such a page alike.
     const ranked = sql`
       sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
-      tm AS MATERIALIZED (${weighted('titles')}),
-      hm AS MATERIALIZED (${weighted('headings')}),
+      tm AS MATERIALIZED (${matches('search_page_titles', 't')}),
+      hm AS MATERIALIZED (${matches('search_section_headings', 'h')}),
       cp AS MATERIALIZED (SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm),
       m AS MATERIALIZED (
         SELECT x.space_id, x.page_id FROM search_sections x
-        WHERE ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
+        WHERE ${termsMatch('search_sections', 'x', filter, named)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
       ),
-      r AS MATERIALIZED (
-        SELECT x.space_id, x.page_id, x.position, ${rank} AS r, ${together} AS g FROM search_sections x
-        WHERE NOT ${restricting} AND ${matching('all', 'x', filter)} AND ${inScope} ${excluded('x')}
-      ),
-      scored AS (
-        SELECT t.space_id, t.page_id,
-          SUM(t.w) + MAX(CASE WHEN t.g THEN 1 ELSE 0 END) + MAX(t.r) / (1.0 + MAX(t.r)) AS score FROM (
-          SELECT space_id, page_id, position, 4 AS w, r, g FROM tm
-          UNION ALL SELECT space_id, page_id, position, 2 AS w, r, g FROM hm
-        ) t WHERE ${restricting} ${excluded('t')}
-        GROUP BY t.space_id, t.page_id, t.position
-        UNION ALL
-        SELECT m.space_id, m.page_id,
-          (CASE WHEN tm.position IS NULL THEN 0 ELSE 4 END) + (CASE WHEN hm.position IS NULL THEN 0 ELSE 2 END)
-            + (CASE WHEN m.g THEN 1 ELSE 0 END) + m.r / (1.0 + m.r) AS score
-        FROM r m
-        LEFT JOIN tm ON tm.space_id = m.space_id AND tm.page_id = m.page_id AND tm.position = m.position
-        LEFT JOIN hm ON hm.space_id = m.space_id AND hm.page_id = m.page_id AND hm.position = m.position
-      ),
+      r AS MATERIALIZED (${matches('search_sections', 'x', sql`NOT ${restricting}`)}),
       ranked AS MATERIALIZED (
-        SELECT m.space_id, m.page_id, MAX(m.score)::float8 AS score FROM scored m
-        WHERE true ${hidden} GROUP BY m.space_id, m.page_id
+        SELECT u.space_id, u.page_id, (CASE WHEN MAX(u.tt) = 1 THEN 4 + MAX(u.w) + MAX(u.trel)
+            WHEN MAX(u.w) > 0 THEN MAX(u.w + u.rel) ELSE MAX(u.gw + u.rel) END)::float8 AS score
+        FROM (
+          SELECT space_id, page_id, 1 AS tt, CASE WHEN g THEN 1 ELSE 0 END AS w, ${rel(sql`r`)} AS trel,
+            0::float8 AS rel, 0 AS gw FROM tm
+          UNION ALL SELECT space_id, page_id, 0, CASE WHEN g THEN 3 ELSE 2 END, 0::float8, ${rel(sql`r`)}, 0 FROM hm
+          UNION ALL SELECT space_id, page_id, 0, 0, 0::float8, ${rel(sql`r`)}, CASE WHEN g THEN 1 ELSE 0 END FROM r
+        ) u WHERE true ${hidden('u')} GROUP BY u.space_id, u.page_id
       ),
       top AS MATERIALIZED (
         SELECT space_id, page_id, score FROM ranked WHERE ${this.cursorSql(cursor)}
@@ -264,15 +281,17 @@ export class PostgresSearchIndex extends SqlSearchIndex {
               sql<{
                 n: number;
               }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces})
-                SELECT COUNT(*) AS n FROM search_pages p WHERE ${pageTermsMatch('p', filter, named)}
+                SELECT COUNT(*) AS n FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
                 AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
-                ${notQuery ? sql`AND NOT (${pageTermsMatch('p', notQuery)})` : sql``}) c`.compile(this.db),
+                ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}) c`.compile(
+                this.db,
+              ),
             ),
           )
         : undefined;
     const counted = oneWord
       ? sql`NULL::bigint`
-      : sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden}) d)`;
+      : sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden('m')}) d)`;
     const total = sql`(CASE WHEN ${restricting} THEN ${counted} ELSE (SELECT COUNT(*) FROM ranked) END)`;
     // One statement: the count, the returned pages and their matched sections, both read by index
     // for those pages only (OFFSET 0 keeps the planner from joining every page row instead); one
