@@ -36,6 +36,20 @@ async function searchSpace(spaceId: string, query: string, extra: { page?: strin
 
 const titles = (items: SearchPageResult[]) => items.map((item) => item.title);
 
+/** Every result of a search, page after page of `limit`, with each page's count. */
+async function pageThrough(spaceId: string, query: string, limit: number) {
+  const items: SearchPageResult[] = [];
+  const counts: Array<number | undefined> = [];
+  let page: string | undefined;
+  do {
+    const found = await searchSpace(spaceId, query, { limit, ...(page ? { page } : {}) });
+    items.push(...found.items);
+    counts.push(found.count);
+    page = found.next?.page;
+  } while (page && items.length < 20);
+  return { items, counts };
+}
+
 describe('space search', () => {
   let docs: string;
   let pages: Map<string, string>;
@@ -232,16 +246,10 @@ describe('paging', () => {
     expect(titles(whole.items).slice(3, 5).sort()).toEqual(['Predators', 'Savanna']);
     expect(titles(whole.items).slice(5).sort()).toEqual(['Birds', 'Grazers', 'Water']);
     for (const limit of [1, 2, 4]) {
-      const paged: typeof whole.items = [];
-      let page: string | undefined;
-      do {
-        const found = await searchSpace(tiers, 'zebra', { limit, ...(page ? { page } : {}) });
-        expect(found.count).toBe(8);
-        paged.push(...found.items);
-        page = found.next?.page;
-      } while (page && paged.length < 20);
+      const paged = await pageThrough(tiers, 'zebra', limit);
+      expect(new Set(paged.counts)).toEqual(new Set([8]));
       // The same pages, scores and matched sections, in the same order.
-      expect(paged, `limit ${limit}`).toEqual(whole.items);
+      expect(paged.items, `limit ${limit}`).toEqual(whole.items);
     }
     // Pages left out by a word count as left out, through the tiers (limit 1) or not.
     const without = await searchSpace(tiers, 'zebra -herd', { limit: 50 });
@@ -258,6 +266,27 @@ describe('paging', () => {
 });
 
 describe('ranking', () => {
+  it('puts the words together first within the title, the heading and the text tiers', async () => {
+    const id = await space('Together corpus', 'en');
+    await seed(owner.api, id, [
+      insert('Requests', 'A rate applies to each request, up to a limit.'),
+      insert('Limit on every rate', 'Nothing else here.'),
+      insert('Throttles', 'Intro.\n\n## Limit for each rate\n\nNothing else here.'),
+      insert('Tokens', 'Each token has a rate limit.'),
+      insert('Quotas', 'Intro.\n\n## Rate limit\n\nNothing else here.'),
+      insert('Rate limit', 'Nothing else here.'),
+    ]);
+    // A title (4) with the words together (+1), then apart; a heading with them together (3),
+    // then apart (2); a section with them together (1), then apart. On both engines.
+    const expected = ['Rate limit', 'Limit on every rate', 'Quotas', 'Throttles', 'Tokens', 'Requests'];
+    const found = await searchSpace(id, 'rate limit ');
+    expect(titles(found.items)).toEqual(expected);
+    // The tier is the score's whole part, the relevance within it the rest.
+    expect(found.items.map((item) => Math.floor(item.score))).toEqual([5, 4, 3, 2, 1, 0]);
+    // Ranked by the tiers alone (more tier pages than asked) or with every match: one order.
+    expect(titles((await pageThrough(id, 'rate limit ', 1)).items)).toEqual(expected);
+  });
+
   it('puts title matches above heading matches above text, and phrases above scattered words', async () => {
     const id = await space('Ranking corpus', 'en');
     await seed(owner.api, id, [
