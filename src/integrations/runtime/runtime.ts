@@ -37,13 +37,11 @@ export interface RuntimeOptions {
  */
 export class IntegrationRuntime {
   private readonly processes = new Map<string, { version: number; process: WorkerProcess }>();
-  private readonly dir: string | undefined;
+  private dir: string | undefined;
   private readonly reaper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RuntimeOptions) {
     if ('path' in options.binary) {
-      // Short, private and fresh: it holds Unix sockets (paths of at most 107 bytes).
-      this.dir = mkdtempSync(path.join(tmpdir(), 'quire-wd-'));
       this.reaper = setInterval(() => void this.reapIdle(), Math.max(1000, options.idleMs / 2));
       this.reaper.unref();
     }
@@ -110,10 +108,14 @@ export class IntegrationRuntime {
     if (current?.version === integration.version) return current.process;
     // A new version replaces the old one's process.
     if (current) await current.process.stop();
+    // Made at the first start, not with the server: a server whose integrations never run
+    // (most of them, and most test servers) leaves nothing behind in the temporary directory.
+    // Short, private and fresh: it holds Unix sockets (paths of at most 107 bytes).
+    this.dir ??= mkdtempSync(path.join(tmpdir(), 'quire-wd-'));
     const process = new WorkerProcess({
       binary: binary.path,
       compatibilityDate: binary.compatibilityDate,
-      dir: path.join(this.dir!, `${this.processes.size}-${Date.now().toString(36)}`),
+      dir: path.join(this.dir, `${this.processes.size}-${Date.now().toString(36)}`),
       script: integration.script,
       limits: this.options.limits,
       gateway: this.options.gateway({ name: integration.name, version: integration.version }),
@@ -148,5 +150,6 @@ export class IntegrationRuntime {
     await Promise.all([...this.processes.values()].map(({ process }) => process.stop()));
     this.processes.clear();
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
   }
 }
