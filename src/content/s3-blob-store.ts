@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.js';
+import { UNAVAILABLE_RETRY_AFTER_S, Unavailable } from '../errors.js';
 import { assertHash, type BlobStore, blobHash, FileBlobStore } from './blob-store.js';
 
 /** The blob store the configuration asks for: the S3 bucket when QUIRE_S3_BUCKET is set, else `dataDir/blobs`. */
@@ -185,13 +186,15 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  private failure(operation: string, key: string, error: unknown): Error {
+  private failure(operation: string, key: string, error: unknown): Unavailable {
     const code = status(error);
     // Without s3:ListBucket, S3 answers 403 rather than 404 for a missing key.
     const hint = code === 403 ? '; check the credentials and that they may s3:ListBucket on the bucket' : '';
-    return new Error(`S3 blob store ${this.where}: ${operation} ${key} failed: ${explain(error)}${hint}`, {
-      cause: error,
-    });
+    return new Unavailable(
+      `File storage is unavailable; try again in ${UNAVAILABLE_RETRY_AFTER_S} seconds. If it persists, the server's log says why.`,
+      `S3 blob store ${this.where}: ${operation} ${key} failed: ${explain(error)}${hint}`,
+      { cause: error },
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.js';
+import { ApiError, UNAVAILABLE_RETRY_AFTER_S, Unavailable } from '../errors.js';
 import { quoted, schemaError } from '../validation.js';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -78,6 +78,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (error instanceof Unavailable) {
+      request.log.error({ err: error }, 'request failed');
+      reply.header('Retry-After', UNAVAILABLE_RETRY_AFTER_S);
+      return reply.status(503).send(errorBody(503, error.publicMessage));
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.status(status).send(errorBody(status, STATUS_MESSAGES[status] ?? 'Internal server error'));

@@ -117,7 +117,7 @@ describe('files in an S3 bucket', () => {
     expect(localBlobs()).toEqual([]);
   });
 
-  it('answers an error, not a hang, when the bucket is unreachable, and logs which one', async () => {
+  it('answers 503 with Retry-After, not a hang or a 500, when the bucket is unreachable, and logs which one', async () => {
     const data = Buffer.from('stored before the outage');
     const spaceId = (await admin.api.orgs.createSpace(orgId, { title: 'Outage' })).data.id;
     const crId = await newChangeRequest(admin.api, spaceId);
@@ -128,8 +128,15 @@ describe('files in an S3 bucket', () => {
     ).insertedFiles;
     await s3.stop();
     const response = await fetch(file!.downloadURL);
-    expect(response.status).toBe(500);
-    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(500);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.json()).toEqual({
+      error: {
+        code: 503,
+        message:
+          "File storage is unavailable; try again in 5 seconds. If it persists, the server's log says why.",
+      },
+    });
     const logged = logs.find((line) => line.includes('request failed'));
     expect(logged).toContain(
       `S3 blob store s3://${s3.bucket}/${PREFIX} at ${s3.endpoint}: GET ${keyOf(sha256(data))}`,
