@@ -7,6 +7,7 @@ import { PgChanges } from './pg-changes.js';
 import { QuirePostgresDialect } from './pg-dialect.js';
 import { ReadCache } from './read-cache.js';
 import { QuireSqliteDialect, SqliteChanges } from './sqlite-dialect.js';
+import { SqliteReaders } from './sqlite-readers.js';
 import type { Tables } from './tables.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -22,6 +23,8 @@ export interface Database {
   schema: string | undefined;
   /** Request-path lookups, cached while the database is unchanged (by any process). */
   cache: ReadCache;
+  /** SQLite in a file: read-only connections on threads of their own, for long reads (search). */
+  readers?: SqliteReaders;
   close(): Promise<void>;
 }
 
@@ -55,12 +58,18 @@ function openSqlite(file: string): Database {
   sqlite.pragma('mmap_size = 268435456');
   const changes = new SqliteChanges(sqlite);
   const db = new Kysely<Tables>({ dialect: new QuireSqliteDialect(sqlite, changes) });
+  // A database in memory is this connection's alone: its long reads stay on it.
+  const readers = file === ':memory:' ? undefined : new SqliteReaders(file);
   return {
     db,
     dialect: 'sqlite',
     schema: undefined,
     cache: new ReadCache(changes),
-    close: () => db.destroy(),
+    ...(readers ? { readers } : {}),
+    close: async () => {
+      await readers?.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -88,7 +88,9 @@ export class SearchEngine {
     },
   ) {
     this.index =
-      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+      deps.dialect === 'postgres'
+        ? new PostgresSearchIndex(deps.db)
+        : new SqliteSearchIndex(deps.db, deps.database.readers);
     this.indexer = new SearchIndexer(deps, services, this.index);
   }
 
