@@ -11,7 +11,8 @@ import type { CompiledQuery } from 'kysely';
  *
  * A reader's connection sees what was committed when its statement starts (WAL), as the server's
  * own connection does outside a transaction; it never sees another connection's open
- * transaction. The threads start on first use and do not keep the process alive.
+ * transaction. The threads start on first use and keep the process alive only while a read is
+ * on its way.
  */
 export class SqliteReaders {
   private readonly readers: Reader[] = [];
@@ -92,6 +93,7 @@ class Reader {
       const job = this.pending.get(answer.id);
       if (!job) return;
       this.pending.delete(answer.id);
+      if (this.pending.size === 0) this.worker.unref();
       if (answer.error) {
         job.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
       } else {
@@ -111,6 +113,9 @@ class Reader {
 
   run<R>(sql: string, parameters: unknown[]): Promise<R[]> {
     const id = this.next++;
+    // Kept alive while it owes an answer (a script awaiting a search must not exit under it),
+    // not while idle.
+    if (this.pending.size === 0) this.worker.ref();
     return new Promise<R[]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
       this.worker.postMessage({ id, sql, parameters });
