@@ -422,11 +422,12 @@ export class SqliteSearchIndex extends SqlSearchIndex {
   private async sectionsOf(keys: number[]): Promise<Map<number, StoredSection[]>> {
     const out = new Map<number, StoredSection[]>();
     if (keys.length === 0) return out;
-    const found = await this.read(sql<SectionRow & { pk: number }>`
+    // A short read by key: on this connection, without a reader's round trip.
+    const { rows: found } = await sql<SectionRow & { pk: number }>`
       SELECT x.id >> ${PAGE_SHIFT} AS pk, x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body
       FROM json_each(${JSON.stringify(keys)}) k
       CROSS JOIN search_sections x ON x.id >= (k.value << ${PAGE_SHIFT}) AND x.id < ((k.value + 1) << ${PAGE_SHIFT})
-      ORDER BY x.id`);
+      ORDER BY x.id`.execute(this.db);
     for (const row of found) {
       const list = out.get(Number(row.pk));
       if (list) list.push(storedSection(row));
