@@ -34,6 +34,8 @@ const FTS_TABLES = ['search_fts', 'search_titles', 'search_headings', 'search_pa
 const INDEXED_PREFIX = 3;
 /** A longer prefix is replaced by the terms it begins when there are at most this many. */
 const MAX_PREFIX_TERMS = 50;
+/** A search of this many pages and more reads on the reader threads (see `onReaders`). */
+const READER_PAGES = 20_000;
 /** Pages written per merge step: a few tens of milliseconds each. */
 const MERGE_STEP_PAGES = 250;
 
@@ -80,17 +82,36 @@ function countsByPage(plan: QueryPlan): boolean {
 export class SqliteSearchIndex extends SqlSearchIndex {
   constructor(
     db: Db,
-    /** Where searches read, when the database is a file (see SqliteReaders). */
+    /** Where searches of many pages read, when the database is a file (see SqliteReaders). */
     private readonly readers?: SqliteReaders,
+    /** From how many pages a search reads on them (see `onReaders`). */
+    private readonly readerPages = READER_PAGES,
   ) {
     super(db);
   }
 
-  /** A search's read: on a reader thread when there are some, else on the server's connection. */
-  private async read<R>(query: RawBuilder<R>): Promise<R[]> {
+  /** A search's read: on a reader thread when asked (see `onReaders`), else on the server's connection. */
+  private async read<R>(query: RawBuilder<R>, onReaders: boolean): Promise<R[]> {
     const compiled = query.compile(this.db);
-    if (this.readers) return this.readers.all<R>(compiled);
+    if (onReaders && this.readers) return this.readers.all<R>(compiled);
     return (await this.db.executeQuery<R>(compiled)).rows;
+  }
+
+  /**
+   * Whether a search reads on the reader threads: when its scope is large, an organization's or
+   * spaces of READER_PAGES pages and more. A reader costs each search about a millisecond more
+   * (threads woken on this 2-core virtual machine: 3.9 -> 4.8 ms, the median of bench/search's
+   * 10,000 pages), and spares the server the wait (a 100,000-page space: 15-30 ms a search,
+   * during which the server answered nothing else).
+   */
+  private async onReaders(scope: SearchScope): Promise<boolean> {
+    if (!this.readers) return false;
+    if (scope.org) return true;
+    // A space's highest page number: its pages, and the numbers of pages since deleted.
+    const { rows } = await sql<{ pages: number }>`
+      SELECT COALESCE(SUM((SELECT MAX(p.num) FROM search_pages p WHERE p.space_id = s.value)), 0) AS pages
+      FROM json_each(${JSON.stringify(scope.spaceIds ?? [])}) s`.execute(this.db);
+    return Number(rows[0]?.pages ?? 0) >= this.readerPages;
   }
 
   protected deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
@@ -325,14 +346,16 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     // The count of a one-word query, from the pages' own terms, needs nothing the ranking finds:
     // it starts on another reader beside it, and is dropped when the ranking counted every match
     // itself ("configuration" in 100,000 pages: 12 + 8 ms one after the other).
+    const readers = await this.onReaders(scope);
     const early =
-      tiered && this.readers && countsByPage(plan)
-        ? this.countPages(plan, query, tiers, keep, range)
+      tiered && readers && countsByPage(plan)
+        ? this.countPages(plan, query, tiers, keep, range, readers)
         : undefined;
     early?.catch(() => undefined);
     // Limits as literals: SQLite plans a bound LIMIT less well (measured: 25% slower). One page
     // more than asked tells whether more follow.
-    const rows = await this.read(sql<PageRow & { pk: number; score: number; total: number | null }>`
+    const rows = await this.read(
+      sql<PageRow & { pk: number; score: number; total: number | null }>`
       WITH ${tiers}, ${ranked},
       top AS MATERIALIZED (
         SELECT pk, score FROM ranked WHERE ${after} ORDER BY score DESC, pk LIMIT ${sql.lit(count + 1)}
@@ -342,13 +365,15 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       FROM top
       CROSS JOIN search_space_keys x ON x.num = top.pk >> ${KEY_SHIFT}
       CROSS JOIN search_pages p INDEXED BY search_pages_num ON p.space_id = x.space_id AND p.num = (top.pk & ${PAGE_MASK})
-      ORDER BY top.score DESC, top.pk`);
+      ORDER BY top.score DESC, top.pk`,
+      readers,
+    );
     let found = rows[0]?.total;
     // Without a cursor an empty page means nothing matched.
     if (rows.length === 0 && !cursor) found = 0;
     // Every matched page is counted, ranked or not: read once more, without scores.
     if (found === undefined || found === null)
-      found = await (early ?? this.countPages(plan, query, tiers, keep, range));
+      found = await (early ?? this.countPages(plan, query, tiers, keep, range, readers));
     const shown = rows.slice(0, count);
     const sections = await this.sectionsOf(shown.map((r) => Number(r.pk)));
     return {
@@ -403,14 +428,21 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     ctes: RawBuilder<unknown>,
     keep: (pk: RawBuilder<unknown>) => RawBuilder<unknown>,
     range: (table: RawBuilder<unknown>, shift: RawBuilder<unknown>) => RawBuilder<unknown>,
+    onReaders: boolean,
   ): Promise<number> {
     const rows = countsByPage(plan)
-      ? await this.read(sql<{ n: number }>`WITH ${ctes}
+      ? await this.read(
+          sql<{ n: number }>`WITH ${ctes}
           SELECT COUNT(*) AS n FROM search_page_terms c
-          WHERE c.search_page_terms MATCH ${query} AND ${range(sql`c`, KEY_SHIFT)} AND ${keep(sql`c.rowid`)}`)
-      : await this.read(sql<{ n: number }>`WITH ${ctes}
+          WHERE c.search_page_terms MATCH ${query} AND ${range(sql`c`, KEY_SHIFT)} AND ${keep(sql`c.rowid`)}`,
+          onReaders,
+        )
+      : await this.read(
+          sql<{ n: number }>`WITH ${ctes}
           SELECT COUNT(DISTINCT f.rowid >> ${PAGE_SHIFT}) AS n FROM search_fts f
-          WHERE f.search_fts MATCH ${query} AND ${range(sql`f`, SPACE_SHIFT)} AND ${keep(sql`(f.rowid >> ${PAGE_SHIFT})`)}`);
+          WHERE f.search_fts MATCH ${query} AND ${range(sql`f`, SPACE_SHIFT)} AND ${keep(sql`(f.rowid >> ${PAGE_SHIFT})`)}`,
+          onReaders,
+        );
     return Number(rows[0]?.n ?? 0);
   }
 

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
 import { termsMatch } from '../../src/search/pg-terms.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
+import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
+import type { RankCursor } from '../../src/search/search-index.js';
+import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
 import { rawRequest } from '../helpers/client.js';
 import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
@@ -295,6 +298,62 @@ describe('ranking', () => {
     expect(titles((await searchSpace(id, 'rate limit ')).items)).toEqual(['Throttling', 'Quotas']);
     const scores = (await searchSpace(id, 'proxy ')).items.map((i) => i.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe.skipIf(!!process.env.DATABASE_URL)('SQLite reader threads', () => {
+  // A server whose database is a file, as `quire serve` keeps it: readers need one.
+  let filed: TestServer;
+  beforeAll(async () => {
+    filed = await startTestServer({ fileDatabase: true });
+  });
+  afterAll(async () => {
+    await filed.close();
+  });
+
+  it('rank and count as the server connection does, page after page', async () => {
+    const { api } = filed.admin;
+    const id = (
+      await api.orgs.createSpace(filed.admin.orgId, { title: 'Readers corpus', language: 'en' } as never)
+    ).data.id;
+    await seed(api, id, [
+      insert('Rate limit', 'Nothing else here.'),
+      insert('Limit on every rate', 'Nothing else here.'),
+      insert('Quotas', 'Intro.\n\n## Rate limit\n\nA quota per token.'),
+      insert('Throttles', 'Intro.\n\n## Limit for each rate\n\nNothing else here.'),
+      insert('Tokens', 'Each token has a rate limit.'),
+      insert('Requests', 'A rate applies to each request, up to a limit.'),
+      insert('Rates', 'The rate of a token, the rate of a request, the rates of all.'),
+      insert('Limits', 'Limits and limiting.'),
+    ]);
+    await filed.app.quire.services.jobs.runDue();
+    const { deps } = filed.app.quire;
+    const readers = deps.database.readers!;
+    // The server's own index reads this small space on its connection; this one, from no pages
+    // up, on the readers.
+    const inline = new SqliteSearchIndex(deps.db);
+    const threaded = new SqliteSearchIndex(deps.db, readers, 0);
+    const read = vi.spyOn(readers, 'all');
+    const scope = { spaceIds: [id], includeHidden: false };
+    for (const text of ['rate limit ', 'rate', 'rat', 'limit', '"rate limit"', 'rate -token', 'okapi']) {
+      const clauses = parseQuery(text);
+      const plan = planQuery(clauses, await inline.expansions(['en'], stemRequests(clauses)));
+      for (const limit of [1, 2, 50]) {
+        let cursor: RankCursor | undefined;
+        for (let page = 0; page < 10; page++) {
+          const expected = await inline.rank(plan, scope, cursor, limit);
+          expect(
+            await threaded.rank(plan, scope, cursor, limit),
+            `${text} limit ${limit} page ${page}`,
+          ).toEqual(expected);
+          const last = expected.pages.at(-1);
+          if (!expected.more || !last) break;
+          cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };
+        }
+      }
+    }
+    expect(read).toHaveBeenCalled();
+    read.mockRestore();
   });
 });
 

@@ -29,6 +29,8 @@ export interface TestServerOptions {
   worker?: boolean;
   /** Capture the server's log lines (level debug) into this array. */
   logs?: string[];
+  /** SQLite in a file of the data directory, as `quire serve` keeps it, rather than in memory. */
+  fileDatabase?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const schema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
   const database = await openDatabase({
     databaseUrl,
-    sqliteFile: ':memory:',
+    sqliteFile: options.fileDatabase ? path.join(dataDir, 'quire.db') : ':memory:',
     ...(schema ? { pgSchema: schema } : {}),
     pgPoolSize: 4,
   });
