@@ -39,7 +39,7 @@ export async function pagesPart(pages: number): Promise<void> {
 }
 
 async function run(server: InProcess, pages: number) {
-  const { services, actor, owner, client, visitor } = server;
+  const { services, actor, owner, client, visitor, background } = server;
   const org = await services.orgs.create(owner.id, { title: 'Scale org' });
   const orgId = org.row.id;
 
@@ -182,6 +182,50 @@ async function run(server: InProcess, pages: number) {
         client,
         `/v1/spaces/${side.spaceId}/search?query=${encodeURIComponent(QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!)}`,
       ),
+  );
+
+  // What other requests wait while a space is searched: GET space sampled while another
+  // connection searches the space without a pause. A search that holds the server's thread
+  // (SQLite statements run on it, unless on reader threads) makes every request behind it wait
+  // for its end. The same GET of the small space runs beside searches of the small space.
+  const busy = async (label: string, op: Op, spaceId: string) => {
+    let searching = true;
+    let searches = 0;
+    const loop = (async () => {
+      while (searching) {
+        await get(
+          background,
+          `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(QUERIES[searches % QUERIES.length]!)}`,
+        );
+        searches++;
+      }
+    })();
+    try {
+      return await compare(label, op);
+    } finally {
+      searching = false;
+      await loop;
+      log(`  ${label}: ${searches} searches beside it`);
+    }
+  };
+  const besideLarge = await busy(
+    'GET space while its space is searched',
+    () => get(client, `/v1/spaces/${large.spaceId}`),
+    large.spaceId,
+  );
+  const besideSmall = await busy(
+    'GET space while its space is searched (small)',
+    () => get(client, `/v1/spaces/${small.spaceId}`),
+    small.spaceId,
+  );
+  latencyRow(
+    'pages',
+    'GET space while another connection searches that space',
+    besideLarge.large,
+    besideSmall.large,
+    {
+      note: 'searches back to back on a second connection',
+    },
   );
 
   log('published site:');

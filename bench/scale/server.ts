@@ -48,6 +48,8 @@ export async function startInProcess(label: string) {
   const client = new WorkerClient(url, token);
   /** A second connection for published pages (no token: a visitor). */
   const visitor = new WorkerClient(url);
+  /** A third, with the token, for requests made while the others are sampled. */
+  const background = new WorkerClient(url, token);
 
   return {
     url,
@@ -59,9 +61,11 @@ export async function startInProcess(label: string) {
     owner,
     client,
     visitor,
+    background,
     async close() {
       client.close();
       visitor.close();
+      background.close();
       await app.close();
       if (database.dialect === 'postgres')
         await sql
