@@ -70,45 +70,26 @@ function sectionTerms(title: string, heading: string, body: string): Map<string,
   return positions;
 }
 
-/** The tsvector literal of terms with their positions. */
-function vectorLiteral(terms: Map<string, string[]>): string {
-  return [...terms].map(([term, list]) => `${lexeme(term)}:${list.join(',')}`).join(' ');
-}
-
 /** The tsvector literal of a section. */
-function vectorOf(title: string, heading: string, body: string): string {
-  return vectorLiteral(sectionTerms(title, heading, body));
+export function vectorOf(title: string, heading: string, body: string): string {
+  return [...sectionTerms(title, heading, body)]
+    .map(([term, list]) => `${lexeme(term)}:${list.join(',')}`)
+    .join(' ');
 }
 
 /**
- * A page analysed once: each section's vector, and every term of its sections without positions.
- * A page has a term exactly when one of its sections does, so a query of one word (its forms and
- * prefix) matches the page exactly when it matches one of its sections (see `rankPass`). The
- * page's terms are the union of its sections', so one pass of the analyser gives both.
+ * The tsvector literal of every term of a page's sections, without positions: a page has a term
+ * exactly when one of its sections does, so a query of one word (its forms and prefix) matches
+ * the page exactly when it matches one of its sections (see `rankPass`).
  */
-function analysePage(page: IndexedPage): { vectors: string[]; terms: string } {
-  const all = new Set<string>();
-  const vectors = page.sections.map((section) => {
-    const terms = sectionTerms(page.title, section.heading, section.text);
-    for (const term of terms.keys()) all.add(term);
-    return vectorLiteral(terms);
-  });
-  return { vectors, terms: [...all].map(lexeme).join(' ') };
+export function pageTermsOf(page: IndexedPage): string {
+  const terms = new Set<string>();
+  for (const section of page.sections)
+    for (const term of sectionTerms(page.title, section.heading, section.text).keys()) terms.add(term);
+  return [...terms].map(lexeme).join(' ');
 }
 
 export class PostgresSearchIndex extends SqlSearchIndex {
-  /** Pages analysed for their row (`pageColumns`) until their sections are written just after. */
-  private readonly analysed = new WeakMap<IndexedPage, { vectors: string[]; terms: string }>();
-
-  private analysis(page: IndexedPage): { vectors: string[]; terms: string } {
-    let found = this.analysed.get(page);
-    if (!found) {
-      found = analysePage(page);
-      this.analysed.set(page, found);
-    }
-    return found;
-  }
-
   /** A section's terms are a column of its row and go with it; its title's and headings' are rows of their own. */
   protected async deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
     for (const table of TIER_TABLES)
@@ -122,29 +103,25 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       await sql`DELETE FROM ${sql.id(table)} WHERE space_id = ${spaceId}`.execute(tx);
   }
 
-  /** A page's terms (see analysePage) go in its row: written after it, the GIN index held both. */
+  /** A page's terms (see pageTermsOf) go in its row: written after it, the GIN index held both. */
   protected override pageColumns(page: IndexedPage): Record<string, unknown> {
-    return { terms: sql`${this.analysis(page).terms}::tsvector` };
+    return { terms: sql`${pageTermsOf(page)}::tsvector` };
   }
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
-    const rows = pages.flatMap((page) => {
-      const { vectors } = this.analysis(page);
-      this.analysed.delete(page);
-      return page.sections.map((section, i) => ({ page, section, vector: vectors[i]! }));
-    });
+    const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
     for (const batch of chunks(rows, 200)) {
       await tx
         .insertInto('search_sections')
         .values(
-          batch.map(({ page, section, vector }) => ({
+          batch.map(({ page, section }) => ({
             space_id: spaceId,
             page_id: page.pageId,
             position: section.position,
             anchor: section.anchor,
             heading: section.heading,
             body: section.text,
-            vector: sql`${vector}::tsvector`,
+            vector: sql`${vectorOf(page.title, section.heading, section.text)}::tsvector`,
           })) as never,
         )
         .execute();
