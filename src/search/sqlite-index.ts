@@ -377,7 +377,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     if (found === undefined || found === null)
       found = await (early ?? this.countPages(plan, query, tiers, keep, range, readers));
     const shown = rows.slice(0, count);
-    const sections = await this.sectionsOf(shown.map((r) => Number(r.pk)));
+    const sections = await this.sectionsOf(shown.map((r) => ({ pk: Number(r.pk), pageId: r.page_id })));
     return {
       pages: shown.map((r) => ({
         spaceId: r.space_id,
@@ -452,17 +452,24 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    * Every section of the ranked pages, by page key, read by key range: the highlighter shows
    * those that match (a title match matches each section; which others do, only the sections
    * ranked in the full pass would tell).
+   *
+   * A short read by key, on this connection without a reader's round trip. The ranking may have
+   * been read on a reader a moment before, and a page's number is given again when the space's
+   * last page goes: a section of another page under the same key is not this hit's.
    */
-  private async sectionsOf(keys: number[]): Promise<Map<number, StoredSection[]>> {
+  private async sectionsOf(
+    hits: Array<{ pk: number; pageId: string }>,
+  ): Promise<Map<number, StoredSection[]>> {
     const out = new Map<number, StoredSection[]>();
-    if (keys.length === 0) return out;
-    // A short read by key: on this connection, without a reader's round trip.
+    if (hits.length === 0) return out;
+    const pageOf = new Map(hits.map((hit) => [hit.pk, hit.pageId]));
     const { rows: found } = await sql<SectionRow & { pk: number }>`
       SELECT x.id >> ${PAGE_SHIFT} AS pk, x.space_id, x.page_id, x.position, x.anchor, x.heading, x.body
-      FROM json_each(${JSON.stringify(keys)}) k
+      FROM json_each(${JSON.stringify(hits.map((hit) => hit.pk))}) k
       CROSS JOIN search_sections x ON x.id >= (k.value << ${PAGE_SHIFT}) AND x.id < ((k.value + 1) << ${PAGE_SHIFT})
       ORDER BY x.id`.execute(this.db);
     for (const row of found) {
+      if (pageOf.get(Number(row.pk)) !== row.page_id) continue;
       const list = out.get(Number(row.pk));
       if (list) list.push(storedSection(row));
       else out.set(Number(row.pk), [storedSection(row)]);
