@@ -46,6 +46,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openSqlite(options.sqliteFile ?? ':memory:');
 }
 
+/** How much of the SQLite file a connection maps, the server's and each reader's alike. */
+const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+
 function openSqlite(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -55,11 +58,11 @@ function openSqlite(file: string): Database {
   sqlite.pragma('busy_timeout = 5000');
   // Reads map the file instead of copying pages through read(): search reads many index and
   // text pages per query (measured: 10% off the search bench's query time).
-  sqlite.pragma('mmap_size = 268435456');
+  sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const changes = new SqliteChanges(sqlite);
   const db = new Kysely<Tables>({ dialect: new QuireSqliteDialect(sqlite, changes) });
   // A database in memory is this connection's alone: its long reads stay on it.
-  const readers = file === ':memory:' ? undefined : new SqliteReaders(file);
+  const readers = file === ':memory:' ? undefined : new SqliteReaders(file, { mmapBytes: SQLITE_MMAP_BYTES });
   return {
     db,
     dialect: 'sqlite',

@@ -18,17 +18,21 @@ export class SqliteReaders {
   private readonly readers: Reader[] = [];
   private closed = false;
 
+  private readonly size: number;
+
   constructor(
     private readonly file: string,
-    private readonly size = 2,
-  ) {}
+    private readonly options: { mmapBytes: number; size?: number },
+  ) {
+    this.size = options.size ?? 2;
+  }
 
   /** The rows of a read-only statement, read on the least busy reader. */
   all<R>(query: CompiledQuery): Promise<R[]> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
     let reader = this.readers.find((r) => r.pending.size === 0);
     if (!reader && this.readers.length < this.size) {
-      const added = new Reader(this.file, () => {
+      const added = new Reader(this.file, this.options.mmapBytes, () => {
         // A thread that stopped (it should not) is replaced on the next read.
         const at = this.readers.indexOf(added);
         if (at >= 0) this.readers.splice(at, 1);
@@ -64,7 +68,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-db.pragma('mmap_size = 268435456');
+db.pragma('mmap_size = ' + Number(workerData.mmapBytes));
 const statements = new Map();
 parentPort.on('message', ({ id, sql, parameters }) => {
   try {
@@ -86,8 +90,8 @@ class Reader {
   private readonly worker: Worker;
   private next = 0;
 
-  constructor(file: string, onExit: () => void) {
-    this.worker = new Worker(SCRIPT, { eval: true, workerData: { file, module: betterSqlite3 } });
+  constructor(file: string, mmapBytes: number, onExit: () => void) {
+    this.worker = new Worker(SCRIPT, { eval: true, workerData: { file, mmapBytes, module: betterSqlite3 } });
     this.worker.unref();
     this.worker.on('message', (answer: Answer) => {
       const job = this.pending.get(answer.id);
