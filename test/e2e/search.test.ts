@@ -259,17 +259,20 @@ describe('paging', () => {
   });
 });
 
+/** "rate limit" in every tier: in a title, a heading or a section's text, together or apart. */
+const RATE_LIMIT_TIERS = [
+  insert('Requests', 'A rate applies to each request, up to a limit.'),
+  insert('Limit on every rate', 'Nothing else here.'),
+  insert('Throttles', 'Intro.\n\n## Limit for each rate\n\nNothing else here.'),
+  insert('Tokens', 'Each token has a rate limit.'),
+  insert('Quotas', 'Intro.\n\n## Rate limit\n\nNothing else here.'),
+  insert('Rate limit', 'Nothing else here.'),
+];
+
 describe('ranking', () => {
   it('puts the words together first within the title, the heading and the text tiers', async () => {
     const id = await space('Together corpus', 'en');
-    await seed(owner.api, id, [
-      insert('Requests', 'A rate applies to each request, up to a limit.'),
-      insert('Limit on every rate', 'Nothing else here.'),
-      insert('Throttles', 'Intro.\n\n## Limit for each rate\n\nNothing else here.'),
-      insert('Tokens', 'Each token has a rate limit.'),
-      insert('Quotas', 'Intro.\n\n## Rate limit\n\nNothing else here.'),
-      insert('Rate limit', 'Nothing else here.'),
-    ]);
+    await seed(owner.api, id, RATE_LIMIT_TIERS);
     // A title (4) with the words together (+1), then apart; a heading with them together (3),
     // then apart (2); a section with them together (1), then apart. On both engines.
     const expected = ['Rate limit', 'Limit on every rate', 'Quotas', 'Throttles', 'Tokens', 'Requests'];
@@ -317,12 +320,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('SQLite reader threads', () => {
       await api.orgs.createSpace(filed.admin.orgId, { title: 'Readers corpus', language: 'en' } as never)
     ).data.id;
     await seed(api, id, [
-      insert('Rate limit', 'Nothing else here.'),
-      insert('Limit on every rate', 'Nothing else here.'),
-      insert('Quotas', 'Intro.\n\n## Rate limit\n\nA quota per token.'),
-      insert('Throttles', 'Intro.\n\n## Limit for each rate\n\nNothing else here.'),
-      insert('Tokens', 'Each token has a rate limit.'),
-      insert('Requests', 'A rate applies to each request, up to a limit.'),
+      ...RATE_LIMIT_TIERS,
       insert('Rates', 'The rate of a token, the rate of a request, the rates of all.'),
       insert('Limits', 'Limits and limiting.'),
     ]);
