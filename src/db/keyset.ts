@@ -85,14 +85,28 @@ function refOf(key: SortKey<unknown>): Expression<unknown> {
   return typeof key.ref === 'string' ? sql.ref(key.ref) : key.ref;
 }
 
-/** (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ..., with < for descending keys. */
+/**
+ * The rows after the cursor's. Keys of one direction compare as one row value, `(k1, k2) >
+ * (v1, v2)`, which SQLite and PostgreSQL both read as a range of the list's index: spelled as
+ * `(k1 > v1) OR (k1 = v1 AND k2 > v2)`, SQLite read the index from the list's start and filtered,
+ * so the last page of 10,000 spaces took 1.2 ms to the first page's 0.5. Mixed directions keep
+ * that spelling, under a bound on the first key that gives the index its start.
+ */
 function after(keys: SortKey<unknown>[], values: KeyValue[]): Expression<SqlBool> {
+  const op = (key: SortKey<unknown>) => sql.raw(key.dir === 'asc' ? '>' : '<');
+  const first = keys[0]!;
+  if (keys.length === 1) return sql<SqlBool>`${refOf(first)} ${op(first)} ${values[0]}`;
+  if (keys.every((key) => key.dir === first.dir)) {
+    const row = (parts: unknown[]) => sql`(${sql.join(parts)})`;
+    return sql<SqlBool>`${row(keys.map(refOf))} ${op(first)} ${row(values)}`;
+  }
   const branches = keys.map((key, i) => {
     const parts = keys.slice(0, i).map((prev, j) => sql`${refOf(prev)} = ${values[j]}`);
-    parts.push(sql`${refOf(key)} ${sql.raw(key.dir === 'asc' ? '>' : '<')} ${values[i]}`);
+    parts.push(sql`${refOf(key)} ${op(key)} ${values[i]}`);
     return sql`(${sql.join(parts, sql` AND `)})`;
   });
-  return sql<SqlBool>`(${sql.join(branches, sql` OR `)})`;
+  const start = sql`${refOf(first)} ${sql.raw(first.dir === 'asc' ? '>=' : '<=')} ${values[0]}`;
+  return sql<SqlBool>`(${start} AND (${sql.join(branches, sql` OR `)}))`;
 }
 
 export async function paginate<DB, TB extends keyof DB, Row>(
