@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
-import { type SortKey, paginate } from '../../src/db/keyset.js';
+import { paginate, type SortKey } from '../../src/db/keyset.js';
 import { newId } from '../../src/ids.js';
 
 // Keyset pages walked to the end on the real database (SQLite, or PostgreSQL with
@@ -45,7 +45,13 @@ async function walk(keys: SortKey<Row>[], limit: number): Promise<string[]> {
   const seen: string[] = [];
   let page: string | undefined;
   for (let guard = 0; guard < 100; guard++) {
-    const result = await paginate(database.db, db.selectFrom('t').selectAll() as never, keys, { page, limit }, 'test');
+    const result = await paginate(
+      database.db,
+      db.selectFrom('t').selectAll() as never,
+      keys,
+      { page, limit },
+      'test',
+    );
     expect(result.count).toBe(rows.length);
     seen.push(...(result.items as Row[]).map((r) => r.id));
     if (!result.next) return seen;
@@ -59,7 +65,11 @@ function expected(compare: (a: Row, b: Row) => number): string[] {
 }
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
-const key = (field: keyof Row, dir: 'asc' | 'desc'): SortKey<Row> => ({ ref: field, dir, value: (r) => r[field] });
+const key = (field: keyof Row, dir: 'asc' | 'desc'): SortKey<Row> => ({
+  ref: field,
+  dir,
+  value: (r) => r[field],
+});
 
 describe('keyset pagination', () => {
   it('walks keys of one direction, ascending and descending, through ties', async () => {
@@ -84,25 +94,30 @@ describe('keyset pagination', () => {
     }
   });
 
-  it.skipIf(schema !== undefined)('reads a later page of SQLite as a range of the index, not from its start', async () => {
-    // The statements paginate runs, as compiled, captured on their way to the database.
-    const compiled: CompiledQuery[] = [];
-    const capture: KyselyPlugin = {
-      transformQuery: (args) => {
-        compiled.push(database.db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const keys = [key('k', 'asc'), key('id', 'asc')];
-    const list = () => db.withPlugin(capture).selectFrom('t').selectAll() as never;
-    const first = await paginate(database.db, list(), keys, { limit: 5 }, 'test');
-    compiled.length = 0;
-    await paginate(database.db, list(), keys, { page: first.next!.page, limit: 5 }, 'test');
-    const next = compiled.find((q) => /order by/i.test(q.sql))!;
-    const { rows: plan } = await database.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${next.sql}`, [...next.parameters]),
-    );
-    expect(plan.map((r) => r.detail).join('; ')).toMatch(/USING (COVERING )?INDEX t_k_id \(k=\? AND id>\?\)|\(k,id\)>\(\?,\?\)/);
-  });
+  it.skipIf(schema !== undefined)(
+    'reads a later page of SQLite as a range of the index, not from its start',
+    async () => {
+      // The statements paginate runs, as compiled, captured on their way to the database.
+      const compiled: CompiledQuery[] = [];
+      const capture: KyselyPlugin = {
+        transformQuery: (args) => {
+          compiled.push(database.db.getExecutor().compileQuery(args.node, args.queryId));
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const keys = [key('k', 'asc'), key('id', 'asc')];
+      const list = () => db.withPlugin(capture).selectFrom('t').selectAll() as never;
+      const first = await paginate(database.db, list(), keys, { limit: 5 }, 'test');
+      compiled.length = 0;
+      await paginate(database.db, list(), keys, { page: first.next!.page, limit: 5 }, 'test');
+      const next = compiled.find((q) => /order by/i.test(q.sql))!;
+      const { rows: plan } = await database.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`EXPLAIN QUERY PLAN ${next.sql}`, [...next.parameters]),
+      );
+      expect(plan.map((r) => r.detail).join('; ')).toMatch(
+        /USING (COVERING )?INDEX t_k_id \(k=\? AND id>\?\)|\(k,id\)>\(\?,\?\)/,
+      );
+    },
+  );
 });
