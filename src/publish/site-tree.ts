@@ -123,6 +123,23 @@ class TreeBuilder {
     return list;
   }
 
+  /**
+   * Whether a level has an entry the visitor may see, without listing it: a closed branch only
+   * needs to know (a window of 100 branches of 100 pages each listed 10,000 entries to draw 100).
+   */
+  private hasEntries(parent: string | null): boolean {
+    const listed = this.entries.get(parent);
+    if (listed) return listed.length > 0;
+    return this.source.index
+      .childrenOf(parent)
+      .some(
+        (page) =>
+          !page.hidden &&
+          this.source.shows(page) &&
+          (page.type !== 'computed' || (this.source.references.get(page.id)?.pages.length ?? 0) > 0),
+      );
+  }
+
   /** Entries of the whole tree (drawn depth only), counting no further than `limit`. */
   countUpTo(parent: string | null, depth: number, limit: number): number {
     let n = 0;
@@ -220,7 +237,7 @@ class TreeBuilder {
     // Groups are headings without a page of their own: their pages are always listed.
     if (page.type === 'group' || this.path.has(page.id))
       item.children = this.trimmedList(page.id, depth + 1, window);
-    else if (this.entriesOf(page.id).length > 0) item.closed = true;
+    else if (this.hasEntries(page.id)) item.closed = true;
     return item;
   }
 
