@@ -103,6 +103,25 @@ describe('the sidebar tree of a page', () => {
     expect(treeBytes(index, 's20t3p2')).toBeLessThan(20_000);
   });
 
+  it('closes only the branches with a page the visitor may see under them', () => {
+    // The branches are last: the count that tells a small tree from a large one lists none of them.
+    const rows: Array<[string, string | null, PageNode['type']?]> = [];
+    for (let s = 0; s < INLINE_LIMIT; s++) rows.push([`t${s}`, null]);
+    for (let s = 0; s < 5; s++) rows.push([`s${s}`, null]);
+    rows.push(['s1x', 's1'], ['s2x', 's2'], ['s3x', 's3'], ['s3y', 's3'], ['s4x', 's4', 'computed']);
+    const index = space(rows);
+    index.content.pages.get('s1x')!.hidden = true;
+    const source: TreeSource = {
+      ...sourceOf(index),
+      // s2's only page, and s3's first, are for other visitors.
+      shows: (page) => page.id !== 's2x' && page.id !== 's3x',
+    };
+    const { items, trimmed } = sidebarTree(source, { page: index.content.pages.get('t0') });
+    expect(trimmed).toBe(true);
+    // s1: hidden; s2: not shown; s3: its second page is; s4: a reference not processed yet.
+    expect(items.slice(-5).map((i) => i.closed ?? false)).toEqual([false, false, false, true, false]);
+  });
+
   it('shows a window of a huge level, with "more" entries leading on', () => {
     const rows: Array<[string, string | null]> = [];
     for (let i = 0; i < 2000; i++) rows.push([`p${i}`, null]);
