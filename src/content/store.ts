@@ -4,6 +4,7 @@ import { canonicalJson } from './canonical-json.js';
 import { CowMap } from './cow-map.js';
 import { getObjects, objectHash, putObjects } from './objects.js';
 import { noteDerivation, type PageIndexes, pageIndexesOf } from './page-indexes.js';
+import { shareNodeStrings } from './shared-strings.js';
 import type {
   FileNode,
   PageNode,
@@ -160,6 +161,7 @@ export class ContentStore {
     ]);
     const pages = new Map<string, PageNode>();
     for (const [id, hash] of pageHashes) pages.set(id, nodes.get(hash) as PageNode);
+    shareNodeStrings(pages);
     const files = new Map<string, FileNode>();
     for (const [id, hash] of fileHashes) files.set(id, nodes.get(hash) as FileNode);
     const content: RevisionContent = {

@@ -244,7 +244,9 @@ export class PageIndex {
 const siblingPositions = new WeakMap<PageNode[], Map<string, number>>();
 
 function pathIn(prefix: string, page: PageNode): string {
-  return page.slug ? (prefix ? `${prefix}/${page.slug}` : page.slug) : prefix;
+  // Joined, not concatenated: a concatenation is kept as a pair of its parts (V8's cons
+  // strings), two more objects a path for every collection to mark.
+  return page.slug ? (prefix ? [prefix, page.slug].join('/') : page.slug) : prefix;
 }
 
 /** The prefix a page's path was made from (its parent's, for a group's pages). */
