@@ -38,6 +38,11 @@ export class Lru<K, V> {
     }
   }
 
+  /** The values, least recently used first, without counting as a use. */
+  values(): IterableIterator<V> {
+    return this.map.values();
+  }
+
   /** The total weight of the entries (0 unless weighed). */
   get totalWeight(): number {
     return this.weight;

@@ -5,6 +5,7 @@ import { isolatedStore } from '../../test/helpers/cli.js';
 import { freePort, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
 import { prng } from '../search/corpus.js';
 import { spacePages } from './content.js';
+import { cpuReading, cpuSpent, pidsNamed } from './cpu-time.js';
 import { Client } from './http.js';
 import { figureRow, log } from './report.js';
 
@@ -13,14 +14,19 @@ import { figureRow, log } from './report.js';
  * over three `quire serve` processes (the built dist/main.js) sharing one store (one PostgreSQL
  * schema, or one SQLite file), against the same load on one process alone. Each connection is a
  * loop of sequential requests: 90% reads (organization, space, page by id, page by path, list
- * of spaces), 10% writes (half a space title update, half a change request with one page
+ * of spaces), 10% writes (BENCH_WRITE_SHARE; half a space title update, half a change request with one page
  * update, merged: three requests). Every process runs its background worker (search indexing
- * after merges), as in production.
+ * after merges), as in production. The CPU time each request cost the servers, the database and
+ * the load generator is read from /proc (cpu-time.ts): with every core busy, requests per second
+ * only say how the cores were shared; CPU time a request says whether three processes do more
+ * work than one for the same requests, which is what decides how they scale with more cores.
  */
 
 const TOKEN = 'bench-scale-admin-token-0123456789abcdefghij';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 24);
+/** The share of the loop's rounds that write (0 for reads only, to tell what writes cost). */
+const WRITES = Math.min(1, Math.max(0, Number(process.env.BENCH_WRITE_SHARE ?? 0.1)));
 const SPACES = 20;
 const PAGES_PER_SPACE = 100;
 
@@ -48,7 +54,7 @@ export async function processesPart(cores: number): Promise<void> {
   if (!existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing');
 
   const store = await isolatedStore(databaseUrl);
-  const servers: Array<{ url: string; close: () => Promise<void> }> = [];
+  const servers: Array<{ url: string; pid: number; close: () => Promise<void> }> = [];
   const start = async () => {
     const port = await freePort();
     const profile = process.env.BENCH_CPU_PROF;
@@ -78,7 +84,7 @@ export async function processesPart(cores: number): Promise<void> {
     }
     const url = `http://127.0.0.1:${port}`;
     await waitFor200(`${url}/healthz`, 120_000);
-    servers.push({ url, close: () => stop(child) });
+    servers.push({ url, pid: child.pid!, close: () => stop(child) });
   };
   try {
     await start();
@@ -88,28 +94,42 @@ export async function processesPart(cores: number): Promise<void> {
     const targets = await seed(admin, orgId);
     admin.close();
 
-    const one = await mixedLoad([servers[0]!.url], orgId, targets, 'one process');
+    const one = await mixedLoad(servers.slice(0, 1), orgId, targets, 'one process', databaseUrl !== null);
     await start();
     await start();
-    const three = await mixedLoad(
-      servers.map((s) => s.url),
-      orgId,
-      targets,
-      'three processes',
-    );
+    const three = await mixedLoad(servers, orgId, targets, 'three processes', databaseUrl !== null);
     const ratio = one.rps > 0 ? three.rps / one.rps : 0;
     const row = (label: string, r: LoadOutcome) =>
       figureRow({
         part: 'processes',
-        operation: `mixed 90% reads / 10% writes, ${CONNECTIONS} connections, ${label}`,
+        operation: `mixed ${Math.round((1 - WRITES) * 100)}% reads / ${Math.round(WRITES * 100)}% writes, ${CONNECTIONS} connections, ${label}`,
         value: `${r.rps.toFixed(0)} req/s`,
-        numbers: { requestsPerSec: r.rps, requests: r.requests, errors: r.errors, p50: r.p50, p99: r.p99 },
+        numbers: {
+          requestsPerSec: r.rps,
+          requests: r.requests,
+          errors: r.errors,
+          p50: r.p50,
+          p99: r.p99,
+          ...r.cpu,
+        },
         target: '',
         pass: r.errors === 0 ? null : false,
-        note: `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.errors ? `, ${r.errors} failed` : ''}`,
+        note: `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.errors ? `, ${r.errors} failed` : ''}; CPU a request: ${cpuNote(r.cpu)}`,
       });
     row('1 process', one);
     row('3 processes', three);
+    // What more cores would buy: the servers' CPU time a request, three processes against one.
+    // Equal, the three scale with the cores they get; higher, running three costs more work.
+    const cpuRatio = one.cpu.serverMs > 0 ? three.cpu.serverMs / one.cpu.serverMs : 0;
+    figureRow({
+      part: 'processes',
+      operation: 'server CPU time a request, 3 processes / 1 process',
+      value: `${cpuRatio.toFixed(2)}x`,
+      numbers: { ratio: cpuRatio },
+      target: '',
+      pass: null,
+      note: `${one.cpu.serverMs.toFixed(2)} -> ${three.cpu.serverMs.toFixed(2)} ms`,
+    });
     figureRow({
       part: 'processes',
       operation: '3 processes / 1 process',
@@ -182,6 +202,21 @@ interface LoadOutcome {
   errors: number;
   p50: number;
   p99: number;
+  cpu: CpuShare;
+}
+
+/** CPU milliseconds a request of the measured window, by who spent them, and the cores kept busy. */
+interface CpuShare {
+  serverMs: number;
+  /** PostgreSQL's processes (on SQLite the servers do the database's work). */
+  databaseMs: number;
+  /** This process: the clients sending the load. */
+  loadMs: number;
+  coresBusy: number;
+}
+
+function cpuNote(cpu: CpuShare): string {
+  return `servers ${cpu.serverMs.toFixed(2)} ms, database ${cpu.databaseMs.toFixed(2)} ms, load generator ${cpu.loadMs.toFixed(2)} ms; ${cpu.coresBusy.toFixed(2)} cores busy`;
 }
 
 /**
@@ -190,11 +225,14 @@ interface LoadOutcome {
  * is three).
  */
 async function mixedLoad(
-  urls: string[],
+  servers: Array<{ url: string; pid: number }>,
   orgId: string,
   targets: Target[],
   label: string,
+  postgres: boolean,
 ): Promise<LoadOutcome> {
+  const urls = servers.map((s) => s.url);
+  const serverPids = servers.map((s) => s.pid);
   const run = async (seconds: number) => {
     const deadline = performance.now() + seconds * 1000;
     const times: number[] = [];
@@ -214,7 +252,10 @@ async function mixedLoad(
       };
       try {
         while (performance.now() < deadline) {
-          const roll = random();
+          // Reads take [0, 0.9) of the roll and writes [0.9, 1), whatever their shares.
+          const draw = random();
+          const roll =
+            draw < 1 - WRITES ? (draw / (1 - WRITES)) * 0.9 : 0.9 + ((draw - (1 - WRITES)) / WRITES) * 0.1;
           const target = pick(targets);
           const page = pick(target.pages);
           if (roll < 0.2) await timed('GET', `/v1/orgs/${orgId}`);
@@ -247,8 +288,16 @@ async function mixedLoad(
       }
     });
     const started = performance.now();
+    const serversBefore = cpuReading(serverPids);
+    const databaseBefore = cpuReading(postgres ? pidsNamed('postgres') : []);
+    const loadBefore = process.cpuUsage();
     await Promise.all(loops);
     const elapsed = performance.now() - started;
+    const load = process.cpuUsage(loadBefore);
+    const serverSeconds = cpuSpent(serversBefore, cpuReading(serverPids));
+    const databaseSeconds = cpuSpent(databaseBefore, cpuReading(postgres ? pidsNamed('postgres') : []));
+    const loadSeconds = (load.user + load.system) / 1e6;
+    const perRequest = (seconds: number) => (times.length > 0 ? (seconds * 1000) / times.length : 0);
     times.sort((a, b) => a - b);
     return {
       rps: (times.length / elapsed) * 1000,
@@ -256,6 +305,12 @@ async function mixedLoad(
       errors,
       p50: times[Math.floor(times.length / 2)] ?? 0,
       p99: times[Math.max(0, Math.ceil(times.length * 0.99) - 1)] ?? 0,
+      cpu: {
+        serverMs: perRequest(serverSeconds),
+        databaseMs: perRequest(databaseSeconds),
+        loadMs: perRequest(loadSeconds),
+        coresBusy: (serverSeconds + databaseSeconds + loadSeconds) / (elapsed / 1000),
+      },
     };
   };
   log(`  ${label}: warming up (3 s)`);
@@ -263,7 +318,7 @@ async function mixedLoad(
   log(`  ${label}: measuring (${SECONDS} s)`);
   const outcome = await run(SECONDS);
   log(
-    `  ${label}: ${outcome.rps.toFixed(0)} req/s, p50 ${outcome.p50.toFixed(1)} ms, p99 ${outcome.p99.toFixed(1)} ms, ${outcome.errors} failed of ${outcome.requests}`,
+    `  ${label}: ${outcome.rps.toFixed(0)} req/s, p50 ${outcome.p50.toFixed(1)} ms, p99 ${outcome.p99.toFixed(1)} ms, ${outcome.errors} failed of ${outcome.requests}; CPU a request: ${cpuNote(outcome.cpu)}`,
   );
   return outcome;
 }

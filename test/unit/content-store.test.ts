@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageIndex } from '../../src/areas/content/page-index.js';
+import { CowMap } from '../../src/content/cow-map.js';
 import { ContentStore } from '../../src/content/store.js';
 import {
   DEFAULT_LAYOUT,
@@ -134,5 +136,100 @@ describe('page indexes of written trees', () => {
     expect(nextIndexes.slugs.get('edited')).toEqual(new Set(['page00123']));
     expect(nextIndexes.slugs.has('page-123')).toBe(false);
     expect(nextIndexes.children.get('page00003')).toEqual(mainIndexes.children.get('page00003'));
+  });
+});
+
+describe('trees written by another store (another process)', () => {
+  it('are read from a kept tree at the cost of the change, equal to the tree read whole', async () => {
+    const writer = new ContentStore();
+    const reader = new ContentStore();
+    const file = (n: number, size = n) => ({
+      id: `file${n}`,
+      name: `f${n}.png`,
+      contentType: 'image/png',
+      size,
+      blob: `blob${n}`,
+    });
+    const pages = Array.from({ length: 3000 }, (_, n) => ({
+      ...page(n),
+      parent: n < 20 ? null : page(n % 20).id,
+    }));
+    const base = await database.db.transaction().execute(async (tx) => {
+      const empty = await writer.snapshot(tx, await writer.emptyTree(tx));
+      const content = { ...withPages(pages), files: new Map([1, 2, 3].map((n) => [`file${n}`, file(n)])) };
+      const hash = await writer.writeTree(tx, empty, content, {
+        pages: pages.map((p) => p.id),
+        files: ['file1', 'file2', 'file3'],
+      });
+      return writer.snapshot(tx, hash);
+    });
+    // The reader keeps the base, read whole (another process served it before the merge).
+    const kept = await reader.snapshot(database.db, base.treeHash);
+    const keptPaths = PageIndex.of(kept.content);
+    // The writer edits, deletes, moves and adds pages, and edits, deletes and adds files.
+    const edited = new Map(base.content.pages);
+    edited.set(page(7).id, { ...edited.get(page(7).id)!, title: 'Edited', slug: 'edited' });
+    edited.set(page(45).id, { ...edited.get(page(45).id)!, parent: page(3).id });
+    for (let n = 100; n < 200; n++) edited.delete(page(n).id);
+    const added = Array.from({ length: 50 }, (_, i) => ({ ...page(5000 + i), parent: page(i % 20).id }));
+    for (const p of added) edited.set(p.id, p);
+    const files = new Map(base.content.files);
+    files.set('file1', file(1, 99));
+    files.delete('file2');
+    files.set('file4', file(4));
+    const changed = [page(7).id, page(45).id, ...added.map((p) => p.id)];
+    for (let n = 100; n < 200; n++) changed.push(page(n).id);
+    const next = await database.db.transaction().execute((tx) =>
+      writer.writeTree(
+        tx,
+        base,
+        { ...base.content, pages: edited, files },
+        {
+          pages: changed,
+          files: ['file1', 'file2', 'file4'],
+        },
+      ),
+    );
+
+    const derived = await reader.snapshot(database.db, next);
+    const whole = await new ContentStore().snapshot(database.db, next);
+    // Read from the kept tree (its maps are copies of the kept ones), not whole.
+    expect(derived.content.pages).toBeInstanceOf(CowMap);
+    const sorted = <V>(map: ReadonlyMap<string, V>) => [...map].sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(sorted(derived.content.pages)).toEqual(sorted(whole.content.pages));
+    expect(sorted(derived.content.files)).toEqual(sorted(whole.content.files));
+    expect(sorted(derived.pageHashes)).toEqual(sorted(whole.pageHashes));
+    expect(sorted(derived.fileHashes)).toEqual(sorted(whole.fileHashes));
+    expect(derived.root).toEqual(whole.root);
+    // Its page indexes derive from the kept tree's and agree with the whole tree's.
+    const paths = PageIndex.of(derived.content);
+    const wholePaths = PageIndex.of(whole.content);
+    for (const id of whole.content.pages.keys()) expect(paths.pathOf(id)).toBe(wholePaths.pathOf(id));
+    expect(paths.pathOf(page(27).id)).toBe('edited/page-27');
+    expect(keptPaths.pathOf(page(27).id)).toBe('page-7/page-27');
+    for (const parent of [null, page(3).id, page(5).id, page(0).id])
+      expect(paths.childrenOf(parent).map((p) => p.id)).toEqual(
+        wholePaths.childrenOf(parent).map((p) => p.id),
+      );
+    // And the kept tree is as it was.
+    expect(kept.content.pages.size).toBe(3000);
+    expect(kept.content.files.has('file2')).toBe(true);
+  });
+
+  it('of an unrelated space are read whole', async () => {
+    const store = new ContentStore();
+    const make = (from: number) =>
+      database.db.transaction().execute(async (tx) => {
+        const list = Array.from({ length: 200 }, (_, n) => page(from + n));
+        const empty = await store.snapshot(tx, await store.emptyTree(tx));
+        return store.writeTree(tx, empty, withPages(list), { pages: list.map((p) => p.id) });
+      });
+    const one = await make(20_000);
+    const other = await make(30_000);
+    const reader = new ContentStore();
+    await reader.snapshot(database.db, one);
+    const read = await reader.snapshot(database.db, other);
+    expect(read.content.pages).not.toBeInstanceOf(CowMap);
+    expect(read.content.pages.size).toBe(200);
   });
 });
