@@ -51,9 +51,11 @@ export class ContentService {
    * Converting markdown again was a fifth of a server's CPU in bench/scale's processes part while
    * this held 256 documents, an eighth of the bench's 2,000 pages. With room for them all, one
    * process went from 0.80 to 0.54 ms of CPU a request (1,301 -> 1,884 requests a second) and
-   * three from 1.11 to 0.89. Bounded by markdown: 8 MB of it is about 60 MB of documents.
+   * three from 1.11 to 0.89. Bounded by markdown: 4 MB of it is about 30 MB of documents, room
+   * for those pages three times over; every major collection marks what is kept, and the heap of
+   * a 100,000-page space is 1.5 million objects already.
    */
-  private readonly documents = new DocumentCache(20_000, 8 * 1024 * 1024);
+  private readonly documents = new DocumentCache(20_000, 4 * 1024 * 1024);
 
   constructor(
     private readonly deps: Deps,
