@@ -231,11 +231,16 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       ? sql`s.deleted_at IS NULL AND s.id = ANY(${scope.spaceIds}::text[])`
       : this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`);
     // Whether only the title and heading tiers are scored: more pages have one than the answer
-    // holds (computed once). They outrank every other page, words together or not. Deciding by
-    // the words together too would take a pass over every match to check them; when that pass
-    // did not restrict, ranking every match took a second one (a search of 10,000 spaces: 72 ms
-    // with one pass, 117 with two).
+    // holds (computed once). They outrank every other page, words together or not, and no other
+    // match is read. Otherwise every match is read, once, with its relevance and whether it has
+    // the words together (a tier of its own, 1): when those pages with the title and heading
+    // ones fill the answer, the rest are counted but not grouped and ranked ("install package"
+    // in a 100,000-page space: 13 title and heading pages, 119 sections with the words
+    // together, 13,541 matches, whose grouping took 14 of 73 ms). Deciding by the words together
+    // before reading the matches would take a pass over them of its own, and a second one when
+    // it did not restrict (a search of 10,000 spaces: 72 ms with one pass, 117 with two).
     const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
+    const restrictingTogether = tiered ? sql`((SELECT COUNT(*) FROM gp) > ${sql.lit(count)})` : sql`false`;
     const rel = (r: RawBuilder<unknown>) => sql`${r} / (1.0 + ${r})`;
     // A page's best (see above), grouped from its tier rows and, when every match is ranked, its
     // sections' (r): tt marks the title, w a tier's weight, gw the words together in a section.
@@ -250,6 +255,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         WHERE ${termsMatch('search_sections', 'x', filter, named)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
       ),
       r AS MATERIALIZED (${matches('search_sections', 'x', sql`NOT ${restricting}`)}),
+      gp AS MATERIALIZED (SELECT space_id, page_id FROM cp UNION SELECT space_id, page_id FROM r WHERE g),
       ranked AS MATERIALIZED (
         SELECT u.space_id, u.page_id, (CASE WHEN MAX(u.tt) = 1 THEN 4 + MAX(u.w) + MAX(u.trel)
             WHEN MAX(u.w) > 0 THEN MAX(u.w + u.rel) ELSE MAX(u.gw + u.rel) END)::float8 AS score
@@ -258,6 +264,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
             0::float8 AS rel, 0 AS gw FROM tm
           UNION ALL SELECT space_id, page_id, 0, CASE WHEN g THEN 3 ELSE 2 END, 0::float8, ${rel(sql`r`)}, 0 FROM hm
           UNION ALL SELECT space_id, page_id, 0, 0, 0::float8, ${rel(sql`r`)}, CASE WHEN g THEN 1 ELSE 0 END FROM r
+            WHERE g OR NOT ${restrictingTogether}
         ) u WHERE true ${hidden('u')} GROUP BY u.space_id, u.page_id
       ),
       top AS MATERIALIZED (
@@ -292,7 +299,9 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const counted = oneWord
       ? sql`NULL::bigint`
       : sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden('m')}) d)`;
-    const total = sql`(CASE WHEN ${restricting} THEN ${counted} ELSE (SELECT COUNT(*) FROM ranked) END)`;
+    const total = sql`(CASE WHEN ${restricting} THEN ${counted}
+      WHEN ${restrictingTogether} THEN (SELECT COUNT(*) FROM (SELECT DISTINCT r.space_id, r.page_id FROM r WHERE true ${hidden('r')}) d)
+      ELSE (SELECT COUNT(*) FROM ranked) END)`;
     // One statement: the count, the returned pages and their matched sections, both read by index
     // for those pages only (OFFSET 0 keeps the planner from joining every page row instead); one
     // page more than asked tells whether more follow. The count's row comes back even when no
@@ -301,7 +310,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       Partial<PageRow> & { score: number; total: number; restricted: boolean; sections: SectionJson[] | null }
     >`
       SELECT * FROM (WITH ${ranked}
-        SELECT c.total, c.restricted, t.* FROM (SELECT ${total} AS total, ${restricting} AS restricted) c
+        SELECT c.total, c.restricted, t.* FROM (SELECT ${total} AS total, ${restrictingTogether} AS restricted) c
         LEFT JOIN LATERAL (
           SELECT top.space_id, top.page_id, top.score, p.title, p.description, p.path, p.ancestors,
             (SELECT json_agg(json_build_array(y.position, y.anchor, y.heading, y.body) ORDER BY y.position)

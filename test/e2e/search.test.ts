@@ -284,6 +284,40 @@ describe('ranking', () => {
     expect(titles((await pageThrough(id, 'rate limit ', 1)).items)).toEqual(expected);
   });
 
+  it('pages through more sections with the words together than a page holds in the order of one answer', async () => {
+    // No title or heading has both words; three sections have them together, four apart, one
+    // of those hidden. With fewer than three asked, a page of results is ranked among the pages
+    // with the words together alone, and the other matches only counted: the count, the order
+    // and the scores must be those of the whole answer.
+    const id = await space('Together tier', 'en');
+    await seed(owner.api, id, [
+      insert('Gateways', 'Every gateway enforces a rate limit on each client.'),
+      insert('Clients', 'Intro.\n\n## Bursts\n\nA burst above the rate limit is refused.'),
+      insert('Backoff', 'Retry after the rate limit resets, then slow down.'),
+      insert('Tokens', 'A token bucket refills at a fixed rate, up to its limit.'),
+      insert('Quotas', 'The limit is per day; the rate is per second.'),
+      insert('Headers', 'The response tells the rate and the limit left.'),
+      insert('Secret', 'A hidden page with a rate and a limit.', { hidden: true }),
+      insert('Unrelated', 'Nothing about either word.'),
+    ]);
+    const whole = await searchSpace(id, 'rate limit', { limit: 50 });
+    expect(whole.count).toBe(6);
+    expect(titles(whole.items).slice(0, 3).sort()).toEqual(['Backoff', 'Clients', 'Gateways']);
+    expect(whole.items.slice(0, 3).every((item) => Math.floor(item.score) === 1)).toBe(true);
+    expect(titles(whole.items).slice(3).sort()).toEqual(['Headers', 'Quotas', 'Tokens']);
+    for (const limit of [1, 2, 4]) {
+      const paged = await pageThrough(id, 'rate limit', limit);
+      expect(new Set(paged.counts), `limit ${limit}`).toEqual(new Set([6]));
+      expect(paged.items, `limit ${limit}`).toEqual(whole.items);
+    }
+    // A word left out counts as left out when only the words together are ranked: "client"
+    // leaves out Gateways and Clients, and Backoff is the one page left with the words together.
+    const without = await searchSpace(id, 'rate limit -client', { limit: 1 });
+    expect(without.count).toBe(4);
+    expect(titles(without.items)).toEqual(['Backoff']);
+    expect(Math.floor(without.items[0]!.score)).toBe(1);
+  });
+
   it('puts title matches above heading matches above text, and phrases above scattered words', async () => {
     const id = await space('Ranking corpus', 'en');
     await seed(owner.api, id, [
