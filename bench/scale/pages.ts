@@ -175,14 +175,21 @@ async function run(server: InProcess, pages: number) {
     'GET current revision (GET content)',
     (side) => () => get(client, `/v1/spaces/${side.spaceId}/content`),
   );
-  await both(
+  const queryOf = (i: number) => QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!;
+  const searched = await compare(
     'space search',
-    (side) => (i) =>
-      get(
-        client,
-        `/v1/spaces/${side.spaceId}/search?query=${encodeURIComponent(QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!)}`,
-      ),
+    (i) => get(client, `/v1/spaces/${large.spaceId}/search?query=${encodeURIComponent(queryOf(i))}`),
+    (i) => get(client, `/v1/spaces/${small.spaceId}/search?query=${encodeURIComponent(queryOf(i))}`),
   );
+  latencyRow('pages', 'space search', searched.large, searched.small);
+  // Which queries make the tail: sample i searched queryOf(i).
+  for (const query of QUERIES) {
+    const times = searched.large.filter((_, i) => queryOf(i) === query).sort((a, b) => a - b);
+    if (times.length > 0)
+      log(
+        `  space search "${query}": median ${times[times.length >> 1]!.toFixed(1)} ms, slowest ${times.at(-1)!.toFixed(1)} ms (${times.length} samples)`,
+      );
+  }
 
   // What other requests wait while a space is searched: GET space sampled while another
   // connection searches the space without a pause. A search that holds the server's thread
