@@ -56,6 +56,11 @@ export interface Config {
    * Undefined: files under `dataDir/blobs`.
    */
   s3: S3Config | undefined;
+  /**
+   * From how many pages a search of one space is ranked from the space's postings rather than
+   * by the database's full-text engine (src/search/postings/search.ts).
+   */
+  searchPostingsPages: number;
 }
 
 /** QUIRE_S3_*: the bucket files are stored in (src/content/s3-blob-store.ts). */
@@ -288,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPages: integer(env, 'QUIRE_PDF_MAX_PAGES', 500, 1, 100_000),
     },
     s3: s3Config(env),
+    searchPostingsPages: integer(env, 'QUIRE_SEARCH_POSTINGS_PAGES', 2_000, 0, 1_000_000_000),
   };
 }
 

@@ -29,6 +29,7 @@ import * as searchPageTerms from './migrations/0026-search-page-terms.js';
 import * as searchPageTermsSqlite from './migrations/0027-search-page-terms-sqlite.js';
 import * as searchVectorsInline from './migrations/0028-search-vectors-inline.js';
 import * as searchTitleHeadingTables from './migrations/0029-search-title-heading-tables.js';
+import * as searchPostings from './migrations/0030-search-postings.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-search-page-terms-sqlite': searchPageTermsSqlite,
   '0028-search-vectors-inline': searchVectorsInline,
   '0029-search-title-heading-tables': searchTitleHeadingTables,
+  '0030-search-postings': searchPostings,
 };
 
 class StaticProvider implements MigrationProvider {

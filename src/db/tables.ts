@@ -486,6 +486,31 @@ export interface SearchVocabTable {
   term: string;
 }
 
+/** One term's postings in a chunk of 1,024 page numbers of a space (search/postings/codec.ts). */
+export interface SearchPostingsTable {
+  space_id: string;
+  term: string;
+  chunk: number;
+  entries: Buffer;
+  positions: Buffer;
+}
+
+/** How many sections of a space hold a term. */
+export interface SearchTermsTable {
+  space_id: string;
+  term: string;
+  sections: number;
+}
+
+/** What a space's postings cover; a space without a row is searched without them. */
+export interface SearchSpaceStatsTable {
+  space_id: string;
+  pages: number;
+  sections: number;
+  /** Terms of every section, title and heading included (bm25's average length). */
+  tokens: number;
+}
+
 /** Git sync of a space (src/areas/git). */
 export interface GitSyncsTable {
   space_id: string;
@@ -890,6 +915,9 @@ export interface Tables {
   search_space_keys: SearchSpaceKeysTable;
   search_sections: SearchSectionsTable;
   search_vocab: SearchVocabTable;
+  search_postings: SearchPostingsTable;
+  search_terms: SearchTermsTable;
+  search_space_stats: SearchSpaceStatsTable;
   git_syncs: GitSyncsTable;
   import_runs: ImportRunsTable;
   storage_uploads: StorageUploadsTable;

@@ -41,9 +41,10 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
  * Bump when analysis or what is indexed changes: every space is then re-indexed by the
  * reconciliation (2: section keys; 3: SQLite title and heading tier tables; 4: sections as
  * the site reads them, conditional content and hidden, unindexed or conditional pages left out;
- * 5: the words of OpenAPI operations, and the specs each page draws).
+ * 5: the words of OpenAPI operations, and the specs each page draws; 6: the postings of
+ * search/postings, so every space gets them).
  */
-export const ANALYZER_VERSION = 5;
+export const ANALYZER_VERSION = 6;
 
 export const MAX_TERM = 64;
 

@@ -89,8 +89,8 @@ export class SearchEngine {
   ) {
     this.index =
       deps.dialect === 'postgres'
-        ? new PostgresSearchIndex(deps.db)
-        : new SqliteSearchIndex(deps.db, deps.database.readers);
+        ? new PostgresSearchIndex(deps.db, deps.config.searchPostingsPages)
+        : new SqliteSearchIndex(deps.db, deps.database.readers, undefined, deps.config.searchPostingsPages);
     this.indexer = new SearchIndexer(deps, services, this.index);
   }
 

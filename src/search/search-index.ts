@@ -4,6 +4,9 @@ import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
 import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
 import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
+import type { PostingsRanking } from './postings/rank.js';
+import { PostingsSearch } from './postings/search.js';
+import { PostingsStore } from './postings/store.js';
 import type { QueryPlan, StemRequest } from './query.js';
 
 /**
@@ -163,7 +166,17 @@ export function chunks<T>(items: T[], size = CHUNK): T[][] {
 
 /** The parts both engines share: the plain tables, scopes, and the vocabulary. */
 export abstract class SqlSearchIndex implements SearchIndex {
-  constructor(protected readonly db: Db) {}
+  private readonly postings: PostingsStore;
+  private readonly postingsSearch: PostingsSearch;
+
+  constructor(
+    protected readonly db: Db,
+    /** From how many pages a space's search is ranked from its postings (postings/search.ts). */
+    postingsPages = 2_000,
+  ) {
+    this.postings = new PostingsStore(db);
+    this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
+  }
 
   /**
    * Ranking a common word's every match is most of its cost, and a page's rank is decided by its
@@ -181,8 +194,69 @@ export abstract class SqlSearchIndex implements SearchIndex {
   ): Promise<Ranking> {
     if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
     const count = Math.max(1, Math.trunc(limit));
+    const spaceId = !scope.org && scope.spaceIds?.length === 1 ? scope.spaceIds[0]! : undefined;
+    const ranked =
+      spaceId === undefined
+        ? undefined
+        : await this.postingsSearch.rank({
+            spaceId,
+            plan,
+            includeHidden: scope.includeHidden,
+            after:
+              cursor && cursor.spaceId === spaceId ? { score: cursor.score, pageId: cursor.pageId } : undefined,
+            count,
+          });
+    if (ranked && spaceId !== undefined) return this.rankedPages(spaceId, ranked);
     const tiered = await this.rankPass(plan, scope, cursor, count, true);
     return tiered ?? (await this.rankPass(plan, scope, cursor, count, false))!;
+  }
+
+  /** The rows of the pages ranked from the postings, and all their sections (the highlighter picks). */
+  private async rankedPages(spaceId: string, ranked: PostingsRanking): Promise<Ranking> {
+    const nums = ranked.pages.map((page) => page.page);
+    const rows = nums.length
+      ? await this.db
+          .selectFrom('search_pages')
+          .select(['space_id', 'page_id', 'title', 'description', 'path', 'ancestors', 'num'])
+          .where('space_id', '=', spaceId)
+          .where('num', 'in', nums)
+          .execute()
+      : [];
+    const byNum = new Map(rows.map((row) => [Number(row.num), row]));
+    const sections = new Map<string, StoredSection[]>();
+    if (rows.length > 0) {
+      const found = await this.db
+        .selectFrom('search_sections')
+        .select(['space_id', 'page_id', 'position', 'anchor', 'heading', 'body'])
+        .where('space_id', '=', spaceId)
+        .where(
+          'page_id',
+          'in',
+          rows.map((row) => row.page_id),
+        )
+        .orderBy('page_id')
+        .orderBy('position')
+        .execute();
+      for (const row of found) {
+        const list = sections.get(row.page_id);
+        if (list) list.push(storedSection(row));
+        else sections.set(row.page_id, [storedSection(row)]);
+      }
+    }
+    const pages: RankedPage[] = [];
+    for (const { page, score } of ranked.pages) {
+      // A page deleted since its postings were read (another connection's write) is left out.
+      const row = byNum.get(page);
+      if (!row) continue;
+      pages.push({
+        spaceId,
+        pageId: row.page_id,
+        score,
+        page: storedPage(row),
+        sections: sections.get(row.page_id) ?? [],
+      });
+    }
+    return { pages, more: ranked.more, total: ranked.total };
   }
 
   /**
@@ -238,6 +312,12 @@ export abstract class SqlSearchIndex implements SearchIndex {
       .executeTakeFirst();
     let next = Number(top?.top ?? 0);
     for (const page of pages) if (!nums.has(page.pageId)) nums.set(page.pageId, ++next);
+    await this.postings.write(
+      tx,
+      spaceId,
+      await this.postings.indexed(tx, spaceId, gone),
+      pages.map((page) => ({ num: nums.get(page.pageId)!, title: page.title, sections: page.sections })),
+    );
     for (const ids of chunks(gone)) {
       await this.deleteTerms(tx, spaceId, ids);
       await tx
@@ -286,6 +366,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   async dropSpace(tx: Tx, spaceId: string): Promise<void> {
+    await this.postings.drop(tx, spaceId);
     await this.deleteAllTerms(tx, spaceId);
     await tx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
     await tx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();

@@ -86,8 +86,9 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     private readonly readers?: SqliteReaders,
     /** From how many pages a search reads on them (see `onReaders`). */
     private readonly readerPages = READER_PAGES,
+    postingsPages?: number,
   ) {
-    super(db);
+    super(db, postingsPages);
   }
 
   /** A search's read: on a reader thread when asked (see `onReaders`), else on the server's connection. */

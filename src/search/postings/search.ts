@@ -1,0 +1,118 @@
+import type { Db } from '../../db/database.js';
+import type { Match, QueryPlan } from '../query.js';
+import { TermPostings } from './codec.js';
+import { type PostingsRanking, type ResolvedMatch, rankPostings } from './rank.js';
+import type { PostingsStore } from './store.js';
+
+/** A prefix beginning more terms than this is left to the engine (it has prefix indexes). */
+const MAX_PREFIX_TERMS = 50;
+
+export interface PostingsQuery {
+  spaceId: string;
+  plan: QueryPlan;
+  includeHidden: boolean;
+  /** Where the previous page of results ended. */
+  after?: { score: number; pageId: string } | undefined;
+  count: number;
+}
+
+/**
+ * A search of one large space, ranked from its postings (rank.ts) rather than by the engine:
+ * bm25 over a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a
+ * heap visit a match (issue 21: "configuration" in a 100,000-page space, 22 and 84 ms ranked by
+ * the engines, 12 and 23 ms from the postings; bench/search/postings-candidate.ts). A space
+ * below `minPages` pages, or without postings yet, is left to the engine: there a search is a
+ * few milliseconds either way, and the engine's statement is one round trip where this is four.
+ */
+export class PostingsSearch {
+  constructor(
+    private readonly db: Db,
+    private readonly store: PostingsStore,
+    private readonly minPages: number,
+  ) {}
+
+  /** The ranked page numbers, or undefined when the engine should rank this search. */
+  async rank(query: PostingsQuery): Promise<PostingsRanking | undefined> {
+    const { spaceId, plan } = query;
+    const stats = await this.store.stats(this.db, spaceId);
+    if (!stats || stats.pages < this.minPages || stats.pages === 0) return undefined;
+    const space = await this.db
+      .selectFrom('spaces')
+      .select('id')
+      .where('id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!space) return { pages: [], more: false, total: 0 };
+    const resolve = async (match: Match): Promise<ResolvedMatch | undefined> => {
+      const prefix = match.kind === 'any' ? match.prefix : match.prefixLast ? match.terms.at(-1) : undefined;
+      let begun: string[] = [];
+      if (prefix !== undefined) {
+        begun = await this.store.completions(spaceId, prefix, MAX_PREFIX_TERMS);
+        if (begun.length > MAX_PREFIX_TERMS) return undefined;
+      }
+      if (match.kind === 'any') return { kind: 'any', terms: [...match.terms, ...begun] };
+      const steps = match.terms.map((term) => [term]);
+      // A phrase ending in a prefix: its last word is any term the prefix begins (none: no match).
+      if (prefix !== undefined) steps[steps.length - 1] = begun;
+      return { kind: 'phrase', steps };
+    };
+    const must: ResolvedMatch[] = [];
+    const not: ResolvedMatch[] = [];
+    for (const [from, into] of [
+      [plan.must, must],
+      [plan.not, not],
+    ] as const) {
+      for (const match of from) {
+        const resolved = await resolve(match);
+        if (!resolved) return undefined;
+        into.push(resolved);
+      }
+    }
+    const together = plan.together ? await resolve(plan.together) : undefined;
+    if (plan.together && !together) return undefined;
+    const terms = new Set<string>();
+    const phrases = [...must, ...not, ...(together ? [together] : [])];
+    for (const match of phrases)
+      for (const term of match.kind === 'any' ? match.terms : match.steps.flat()) terms.add(term);
+    const withPositions = phrases.some((match) => match.kind === 'phrase' && match.steps.length > 1);
+    const [rows, hidden, after] = await Promise.all([
+      this.store.termRows(spaceId, [...terms], withPositions),
+      query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId),
+      query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
+    ]);
+    const postings = new Map<string, TermPostings>();
+    for (const [term, list] of rows) postings.set(term, new TermPostings(list));
+    return rankPostings({
+      must,
+      not,
+      together,
+      postings,
+      sections: stats.sections,
+      averageLength: stats.sections > 0 ? stats.tokens / stats.sections : 1,
+      hidden: new Set(hidden),
+      // A cursor's page no longer indexed: the pages tied with it are behind it.
+      after: query.after && { score: query.after.score, page: after ?? Number.POSITIVE_INFINITY },
+      count: query.count,
+    });
+  }
+
+  private async hiddenPages(spaceId: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('search_pages')
+      .select('num')
+      .where('space_id', '=', spaceId)
+      .where('hidden', '=', 1)
+      .execute();
+    return rows.flatMap((row) => (row.num === null ? [] : [Number(row.num)]));
+  }
+
+  private async pageNumber(spaceId: string, pageId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('search_pages')
+      .select('num')
+      .where('space_id', '=', spaceId)
+      .where('page_id', '=', pageId)
+      .executeTakeFirst();
+    return row?.num === null || row?.num === undefined ? undefined : Number(row.num);
+  }
+}

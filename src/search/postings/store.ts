@@ -1,0 +1,248 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../../db/database.js';
+import { type PagePostings, type PostedPage, pagePostings } from './build.js';
+import { chunkOf, decode, encode, type Posting } from './codec.js';
+
+/** Rows written or read per statement (SQLite's bound parameters; PostgreSQL's message size). */
+const BATCH = 200;
+
+function batches<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface SpaceStats {
+  pages: number;
+  sections: number;
+  tokens: number;
+}
+
+/** What a search reads of one term: its rows in chunk order, positions when asked. */
+export interface TermRow {
+  term: string;
+  chunk: number;
+  entries: Uint8Array;
+  positions: Uint8Array | null;
+}
+
+/**
+ * The postings tables (0030): written with the rest of the index, in its transaction, and read
+ * by a search of a large space (search.ts). Both databases hold the same rows.
+ */
+export class PostingsStore {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Rewrites the postings of the chunks these pages are in: `before` as they were indexed (their
+   * postings go), `after` as they are now. Called before the pages' old rows are deleted. A
+   * space indexed before 0030 (pages, but no statistics) gets none until it is indexed again.
+   */
+  async write(tx: Tx, spaceId: string, before: PostedPage[], after: PostedPage[]): Promise<void> {
+    const stats = await this.stats(tx, spaceId);
+    if (!stats) {
+      const indexed = await tx
+        .selectFrom('search_pages')
+        .select('page_id')
+        .where('space_id', '=', spaceId)
+        .limit(1)
+        .executeTakeFirst();
+      if (indexed) return;
+    }
+    const total = { pages: 0, sections: 0, tokens: 0 };
+    const byChunk = new Map<number, { before: PostedPage[]; after: PostedPage[] }>();
+    const at = (num: number) => {
+      const chunk = chunkOf(num);
+      let entry = byChunk.get(chunk);
+      if (!entry) byChunk.set(chunk, (entry = { before: [], after: [] }));
+      return entry;
+    };
+    for (const page of before) at(page.num).before.push(page);
+    for (const page of after) at(page.num).after.push(page);
+    const counts = new Map<string, number>();
+    const count = (term: string, by: number) => counts.set(term, (counts.get(term) ?? 0) + by);
+    // A chunk at a time: a space's whole postings (16.7 MB for 100,000 pages) are never built at once.
+    for (const [chunk, { before: old, after: now }] of [...byChunk].sort((a, b) => a[0] - b[0])) {
+      const pages = new Set([...old, ...now].map((page) => page.num));
+      const added = new Map<string, Posting[]>();
+      const terms = new Set<string>();
+      const tally = (posted: PagePostings, sign: number) => {
+        total.sections += sign * posted.sections;
+        total.tokens += sign * posted.tokens;
+        total.pages += sign;
+      };
+      for (const page of old) {
+        const posted = pagePostings(page);
+        tally(posted, -1);
+        for (const term of posted.terms.keys()) terms.add(term);
+      }
+      for (const page of now) {
+        const posted = pagePostings(page);
+        tally(posted, 1);
+        for (const [term, list] of posted.terms) {
+          terms.add(term);
+          const into = added.get(term);
+          if (into) into.push(...list);
+          else added.set(term, [...list]);
+        }
+      }
+      const stored = stats && stats.pages > 0 ? await this.chunkRows(tx, spaceId, chunk, [...terms]) : new Map();
+      const upserts: Array<{ term: string; entries: Buffer; positions: Buffer }> = [];
+      const emptied: string[] = [];
+      for (const term of terms) {
+        const row = stored.get(term);
+        const kept = row ? decode(chunk, row.entries, row.positions) : [];
+        const remaining = kept.filter((p) => !pages.has(p.page));
+        const fresh = added.get(term) ?? [];
+        count(term, fresh.length - (kept.length - remaining.length));
+        if (fresh.length === 0 && remaining.length === kept.length) continue;
+        const list = [...remaining, ...fresh].sort((a, b) => a.page - b.page || a.position - b.position);
+        if (list.length === 0) emptied.push(term);
+        else upserts.push({ term, ...encode(chunk, list) });
+      }
+      for (const batch of batches(emptied))
+        await tx
+          .deleteFrom('search_postings')
+          .where('space_id', '=', spaceId)
+          .where('chunk', '=', chunk)
+          .where('term', 'in', batch)
+          .execute();
+      for (const batch of batches(upserts))
+        await tx
+          .insertInto('search_postings')
+          .values(batch.map((row) => ({ space_id: spaceId, chunk, ...row })))
+          .onConflict((oc) =>
+            oc.columns(['space_id', 'term', 'chunk']).doUpdateSet((eb) => ({
+              entries: eb.ref('excluded.entries'),
+              positions: eb.ref('excluded.positions'),
+            })),
+          )
+          .execute();
+    }
+    const changed = [...counts].filter(([, by]) => by !== 0);
+    for (const batch of batches(changed))
+      await tx
+        .insertInto('search_terms')
+        .values(batch.map(([term, sections]) => ({ space_id: spaceId, term, sections })))
+        .onConflict((oc) =>
+          oc
+            .columns(['space_id', 'term'])
+            .doUpdateSet({ sections: sql`search_terms.sections + excluded.sections` }),
+        )
+        .execute();
+    for (const batch of batches(changed.filter(([, by]) => by < 0).map(([term]) => term)))
+      await tx
+        .deleteFrom('search_terms')
+        .where('space_id', '=', spaceId)
+        .where('term', 'in', batch)
+        .where('sections', '<=', 0)
+        .execute();
+    await tx
+      .insertInto('search_space_stats')
+      .values({ space_id: spaceId, ...total })
+      .onConflict((oc) =>
+        oc.column('space_id').doUpdateSet({
+          pages: sql`search_space_stats.pages + excluded.pages`,
+          sections: sql`search_space_stats.sections + excluded.sections`,
+          tokens: sql`search_space_stats.tokens + excluded.tokens`,
+        }),
+      )
+      .execute();
+  }
+
+  async drop(tx: Tx, spaceId: string): Promise<void> {
+    for (const table of ['search_postings', 'search_terms', 'search_space_stats'] as const)
+      await tx.deleteFrom(table).where('space_id', '=', spaceId).execute();
+  }
+
+  async stats(db: Db | Tx, spaceId: string): Promise<SpaceStats | undefined> {
+    const row = await db
+      .selectFrom('search_space_stats')
+      .select(['pages', 'sections', 'tokens'])
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    return row && { pages: Number(row.pages), sections: Number(row.sections), tokens: Number(row.tokens) };
+  }
+
+  private async chunkRows(
+    tx: Tx,
+    spaceId: string,
+    chunk: number,
+    terms: string[],
+  ): Promise<Map<string, { entries: Uint8Array; positions: Uint8Array }>> {
+    const out = new Map<string, { entries: Uint8Array; positions: Uint8Array }>();
+    for (const batch of batches(terms, 500)) {
+      const rows = await tx
+        .selectFrom('search_postings')
+        .select(['term', 'entries', 'positions'])
+        .where('space_id', '=', spaceId)
+        .where('chunk', '=', chunk)
+        .where('term', 'in', batch)
+        .execute();
+      for (const row of rows) out.set(row.term, row);
+    }
+    return out;
+  }
+
+  /**
+   * The pages as they are indexed now, with their numbers (their postings are about to be
+   * rewritten).
+   */
+  async indexed(tx: Tx, spaceId: string, pageIds: string[]): Promise<PostedPage[]> {
+    const out = new Map<string, PostedPage & { sections: Array<{ position: number; heading: string; text: string }> }>();
+    for (const batch of batches(pageIds, 300)) {
+      const rows = await tx
+        .selectFrom('search_pages as p')
+        .innerJoin('search_sections as s', (join) =>
+          join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
+        )
+        .select(['p.page_id', 'p.num', 'p.title', 's.position', 's.heading', 's.body'])
+        .where('p.space_id', '=', spaceId)
+        .where('p.page_id', 'in', batch)
+        .execute();
+      for (const row of rows) {
+        if (row.num === null) continue;
+        let page = out.get(row.page_id);
+        if (!page) out.set(row.page_id, (page = { num: Number(row.num), title: row.title, sections: [] }));
+        page.sections.push({ position: Number(row.position), heading: row.heading, text: row.body });
+      }
+    }
+    return [...out.values()];
+  }
+
+  /** The space's terms beginning with `prefix`, at most `limit` + 1 of them (more: too many). */
+  async completions(spaceId: string, prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('search_terms')
+      .select('term')
+      .where('space_id', '=', spaceId)
+      .where('term', '>=', prefix)
+      .where('term', '<', `${prefix}\u{10FFFF}`)
+      .orderBy('term')
+      .limit(limit + 1)
+      .execute();
+    return rows.map((row) => row.term).filter((term) => term.startsWith(prefix));
+  }
+
+  /** Every row of these terms, by term in chunk order; positions only when asked. */
+  async termRows(spaceId: string, terms: string[], withPositions: boolean): Promise<Map<string, TermRow[]>> {
+    const out = new Map<string, TermRow[]>();
+    if (terms.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('search_postings')
+      .select(['term', 'chunk', 'entries'])
+      .$if(withPositions, (qb) => qb.select('positions'))
+      .where('space_id', '=', spaceId)
+      .where('term', 'in', terms)
+      .orderBy('term')
+      .orderBy('chunk')
+      .execute();
+    for (const row of rows as Array<{ term: string; chunk: number; entries: Uint8Array; positions?: Uint8Array }>) {
+      const item = { term: row.term, chunk: Number(row.chunk), entries: row.entries, positions: row.positions ?? null };
+      const list = out.get(row.term);
+      if (list) list.push(item);
+      else out.set(row.term, [item]);
+    }
+    return out;
+  }
+}
