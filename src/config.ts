@@ -293,7 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPages: integer(env, 'QUIRE_PDF_MAX_PAGES', 500, 1, 100_000),
     },
     s3: s3Config(env),
-    searchPostingsPages: integer(env, 'QUIRE_SEARCH_POSTINGS_PAGES', 2_000, 0, 1_000_000_000),
+    searchPostingsPages: integer(env, 'QUIRE_SEARCH_POSTINGS_PAGES', 0, 0, 1_000_000_000),
   };
 }
 

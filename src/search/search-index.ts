@@ -203,7 +203,9 @@ export abstract class SqlSearchIndex implements SearchIndex {
             plan,
             includeHidden: scope.includeHidden,
             after:
-              cursor && cursor.spaceId === spaceId ? { score: cursor.score, pageId: cursor.pageId } : undefined,
+              cursor && cursor.spaceId === spaceId
+                ? { score: cursor.score, pageId: cursor.pageId }
+                : undefined,
             count,
           });
     if (ranked && spaceId !== undefined) return this.rankedPages(spaceId, ranked);

@@ -31,7 +31,11 @@ export function pagePostings(page: PostedPage): PagePostings {
   const title = documentTokens(page.title).map((t) => t.term);
   const sections = [...page.sections].sort((a, b) => a.position - b.position);
   for (const section of sections) {
-    const fields = [title, documentTokens(section.heading).map((t) => t.term), documentTokens(section.text).map((t) => t.term)];
+    const fields = [
+      title,
+      documentTokens(section.heading).map((t) => t.term),
+      documentTokens(section.text).map((t) => t.term),
+    ];
     const length = fields[0]!.length + fields[1]!.length + fields[2]!.length;
     tokens += length;
     const here = new Map<string, Posting>();

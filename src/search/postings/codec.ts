@@ -38,8 +38,9 @@ export interface Posting {
   at: number[];
 }
 
+/** Appends varints to a buffer shared by every encoding (copied out when done). */
 class Writer {
-  private buffer = Buffer.alloc(256);
+  private buffer = Buffer.alloc(1 << 16);
   length = 0;
 
   varint(value: number): void {
@@ -49,22 +50,33 @@ class Writer {
       this.buffer = bigger;
     }
     let v = value;
-    while (v >= 0x80) {
+    while (v >= 0x80000000) {
       this.buffer[this.length++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
+    }
+    while (v >= 0x80) {
+      this.buffer[this.length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
     }
     this.buffer[this.length++] = v;
   }
 
   done(): Buffer {
-    return Buffer.from(this.buffer.subarray(0, this.length));
+    const out = Buffer.from(this.buffer.subarray(0, this.length));
+    this.length = 0;
+    return out;
   }
 }
 
+const entriesWriter = new Writer();
+const positionsWriter = new Writer();
+
 /** The blobs of one chunk's postings, sorted by page then position. */
 export function encode(chunk: number, postings: readonly Posting[]): { entries: Buffer; positions: Buffer } {
-  const entries = new Writer();
-  const positions = new Writer();
+  const entries = entriesWriter;
+  const positions = positionsWriter;
+  entries.length = 0;
+  positions.length = 0;
   let page = chunk << CHUNK_BITS;
   let position = -1;
   for (const p of postings) {
@@ -134,90 +146,90 @@ export function decode(chunk: number, entries: Uint8Array, positions: Uint8Array
 }
 
 /**
- * One term's postings over a space, for ranking: parallel arrays in section order. Positions
- * stay encoded; `at` decodes a section's on demand.
+ * Reads one row's sections in order without making objects (the ranking's inner loop). With the
+ * positions blob, `positionsAt` is where the current section's positions begin in it.
  */
-export class TermPostings {
-  readonly keys: Float64Array;
-  readonly weights: Float64Array;
-  readonly flags: Uint8Array;
-  readonly lengths: Float64Array;
-  private readonly blobs: Uint8Array[] = [];
-  /** For each section, which positions blob holds it and where. */
-  private readonly blobOf: Uint16Array | undefined;
-  private readonly offsets: Int32Array | undefined;
+export class EntryReader {
+  page = 0;
+  position = 0;
+  weight = 0;
+  flags = 0;
+  length = 0;
+  positionsAt = -1;
+  private entries: Uint8Array = new Uint8Array(0);
+  private positions: Uint8Array | null = null;
+  private offset = 0;
+  private positionsOffset = 0;
+  private first = true;
 
-  /** `rows` are the term's rows in chunk order; `positions` null when they were not read. */
-  constructor(rows: ReadonlyArray<{ chunk: number; entries: Uint8Array; positions: Uint8Array | null }>) {
-    let size = 0;
-    for (const row of rows) size += sectionsIn(row.entries);
-    this.keys = new Float64Array(size);
-    this.weights = new Float64Array(size);
-    this.flags = new Uint8Array(size);
-    this.lengths = new Float64Array(size);
-    const withPositions = rows.length > 0 && rows.every((row) => row.positions !== null);
-    this.blobOf = withPositions ? new Uint16Array(size) : undefined;
-    this.offsets = withPositions ? new Int32Array(size) : undefined;
-    let i = 0;
-    rows.forEach((row, b) => {
-      const e = new Reader(row.entries);
-      const p = withPositions ? new Reader(row.positions!) : undefined;
-      if (p) this.blobs.push(row.positions!);
-      let page = row.chunk << CHUNK_BITS;
-      let position = -1;
-      while (e.more) {
-        const delta = e.varint();
-        const pos = e.varint();
-        position = delta === 0 && position >= 0 ? position + pos + 1 : pos;
-        page += delta;
-        const packed = e.varint();
-        this.keys[i] = page * POSITION_SPAN + position;
-        this.weights[i] = Math.floor(packed / 4);
-        this.flags[i] = packed % 4;
-        this.lengths[i] = e.varint();
-        if (p) {
-          this.blobOf![i] = b;
-          this.offsets![i] = p.offset;
-          for (let n = p.varint(); n > 0; n--) p.varint();
-        }
-        i++;
+  start(base: number, entries: Uint8Array, positions: Uint8Array | null): void {
+    this.entries = entries;
+    this.positions = positions;
+    this.offset = 0;
+    this.positionsOffset = 0;
+    this.page = base;
+    this.position = -1;
+    this.first = true;
+  }
+
+  next(): boolean {
+    const data = this.entries;
+    if (this.offset >= data.length) return false;
+    const delta = this.varint(data);
+    const position = this.varint(data);
+    this.position = delta === 0 && !this.first ? this.position + position + 1 : position;
+    this.first = false;
+    this.page += delta;
+    const packed = this.varint(data);
+    this.weight = Math.floor(packed / 4);
+    this.flags = packed % 4;
+    this.length = this.varint(data);
+    const positions = this.positions;
+    if (positions) {
+      this.positionsAt = this.positionsOffset;
+      let o = this.positionsOffset;
+      // Skip the count's varint, then as many varints as it says.
+      let n = 0;
+      let scale = 1;
+      for (;;) {
+        const byte = positions[o++]!;
+        n += (byte & 0x7f) * scale;
+        if (byte < 0x80) break;
+        scale *= 0x80;
       }
-    });
-  }
-
-  get size(): number {
-    return this.keys.length;
-  }
-
-  /** The index of the section with this key, or -1 (binary search from `from`). */
-  find(key: number, from = 0): number {
-    let lo = from;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
+      while (n > 0) if (positions[o++]! < 0x80) n--;
+      this.positionsOffset = o;
     }
-    return lo < this.keys.length && this.keys[lo] === key ? lo : -1;
+    return true;
   }
 
-  /** The term's positions in the section at index `i` (none when positions were not read). */
-  at(i: number): number[] {
-    if (!this.offsets) return [];
-    const reader = new Reader(this.blobs[this.blobOf![i]!]!);
-    reader.offset = this.offsets[i]!;
-    const out: number[] = [];
-    let previous = 0;
-    for (let n = reader.varint(); n > 0; n--) {
-      previous += reader.varint();
-      out.push(previous);
+  private varint(data: Uint8Array): number {
+    let byte = data[this.offset++]!;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
+    for (;;) {
+      byte = data[this.offset++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
     }
-    return out;
+  }
+}
+
+/** A section's positions from where `positionsAt` said they begin, appended to `out`. */
+export function readPositions(data: Uint8Array, offset: number, out: number[]): void {
+  const reader = new Reader(data);
+  reader.offset = offset;
+  let previous = 0;
+  for (let n = reader.varint(); n > 0; n--) {
+    previous += reader.varint();
+    out.push(previous);
   }
 }
 
 /** How many sections a blob of entries holds: four varints each, a varint ends on a byte below 0x80. */
-function sectionsIn(entries: Uint8Array): number {
+export function sectionsIn(entries: Uint8Array): number {
   let ends = 0;
   for (let i = 0; i < entries.length; i++) if (entries[i]! < 0x80) ends++;
   return ends / 4;

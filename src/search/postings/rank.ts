@@ -1,4 +1,14 @@
-import { BODY_AT, HEADING_AT, IN_HEADING, IN_TITLE, POSITION_SPAN, type TermPostings } from './codec.js';
+import {
+  BODY_AT,
+  CHUNK_BITS,
+  EntryReader,
+  HEADING_AT,
+  IN_HEADING,
+  IN_TITLE,
+  POSITION_SPAN,
+  readPositions,
+  sectionsIn,
+} from './codec.js';
 
 /**
  * Ranking from a space's postings, in the server's process: the same rules as the engines'
@@ -11,16 +21,27 @@ import { BODY_AT, HEADING_AT, IN_HEADING, IN_TITLE, POSITION_SPAN, type TermPost
  *   section's. So a page with a tier outscores every page without one, as the engines rank.
  * - Pages holding a match left out, and hidden pages, are neither ranked nor counted.
  * - Ties are ordered by page number, so a cursor (score, page number) continues exactly.
+ *
+ * The postings are read a chunk of pages at a time, every term of the query together: a
+ * section's terms meet in a slot addressed by its page and position, with no merging or
+ * hashing (merging the sorted lists of a word's forms was most of a common word's time).
  */
 
 /** A match with its terms known: any of `terms`, or a phrase whose i-th word is any of `steps[i]`. */
 export type ResolvedMatch = { kind: 'any'; terms: string[] } | { kind: 'phrase'; steps: string[][] };
 
+/** One term's rows, in chunk order; positions only when the query has phrases. */
+export interface TermRows {
+  chunk: number;
+  entries: Uint8Array;
+  positions: Uint8Array | null;
+}
+
 export interface RankInput {
   must: ResolvedMatch[];
   not: ResolvedMatch[];
   together?: ResolvedMatch | undefined;
-  postings: ReadonlyMap<string, TermPostings>;
+  rows: ReadonlyMap<string, readonly TermRows[]>;
   /** The space's sections, and their average length in terms. */
   sections: number;
   averageLength: number;
@@ -38,205 +59,309 @@ export interface PostingsRanking {
 
 const K1 = 1.2;
 const B = 0.75;
+/** Words of a query a slot tells apart (bits of a 32-bit mask). */
+const MAX_PARTS = 31;
+/** Sections of a page addressed directly; later ones (rare) by a map. */
+const DIRECT_POSITIONS = 64;
+const DIRECT_SLOTS = (1 << CHUNK_BITS) * DIRECT_POSITIONS;
 
-/** Sections matching one match, in key order: their relevance so far and where the match is. */
-interface Matched {
-  keys: Float64Array;
-  bm: Float64Array;
-  /** IN_TITLE when the match is in the title, IN_HEADING in the heading. */
-  flags: Uint8Array;
+/** The query's parts: each word, or each word of a phrase, is a bit every matching section must have. */
+interface Part {
+  bit: number;
+  /** The phrase it is a word of (index into phrases), or -1. */
+  phrase: number;
 }
 
-export function rankPostings(input: RankInput): PostingsRanking {
-  const score = scorer(input);
-  const lists = input.must.map((match) => matchedBy(match, input, score));
-  lists.sort((a, b) => a.keys.length - b.keys.length);
-  let found = lists[0] ?? empty();
-  for (const list of lists.slice(1)) found = intersect(found, list);
+interface Phrase {
+  /** The parts of its words, in order. */
+  steps: string[][];
+  /** Its bits. */
+  bits: number;
+}
+
+export function rankPostings(input: RankInput): PostingsRanking | undefined {
   const excluded = new Set<number>();
   for (const match of input.not) {
-    const { keys } = matchedBy(match, input, score);
-    for (let i = 0; i < keys.length; i++) excluded.add(Math.floor(keys[i]! / POSITION_SPAN));
+    const pages = matchingPages(match, input);
+    if (!pages) return undefined;
+    for (const page of pages) excluded.add(page);
   }
-  const together = input.together
-    ? phraseWhere(input.together, input.postings, found.keys)
-    : new Uint8Array(found.keys.length);
   const top = new TopPages(input.count + 1, input.after);
   let total = 0;
-  let page = -1;
-  let best = -1;
-  const offer = () => {
-    if (page < 0 || best < 0) return;
+  const done = scan(input.must, input.together, input, (page, score) => {
+    if (input.hidden.has(page) || excluded.has(page)) return;
     total++;
-    top.offer(page, best);
-  };
-  const all = IN_TITLE | IN_HEADING;
-  for (let i = 0; i < found.keys.length; i++) {
-    const at = Math.floor(found.keys[i]! / POSITION_SPAN);
-    if (at !== page) {
-      offer();
-      page = at;
-      best = -1;
-    }
-    if (input.hidden.has(at) || excluded.has(at)) continue;
-    const flags = found.flags[i]! & all;
-    const tier =
-      (flags & IN_TITLE ? 4 : 0) + (flags & IN_HEADING ? 2 : 0) + (together[i]! > 0 ? 1 : 0);
-    const bm = found.bm[i]!;
-    const value = tier + bm / (1 + bm);
-    if (value > best) best = value;
-  }
-  offer();
+    top.offer(page, score);
+  });
+  if (!done) return undefined;
   const pages = top.sorted();
   return { pages: pages.slice(0, input.count), more: pages.length > input.count, total };
 }
 
-function empty(): Matched {
-  return { keys: new Float64Array(0), bm: new Float64Array(0), flags: new Uint8Array(0) };
+/** The pages a match (left out of the answer) is in; undefined when it has too many words. */
+function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | undefined {
+  const out = new Set<number>();
+  return scan([match], undefined, input, (page) => out.add(page)) ? out : undefined;
 }
 
-/** bm25 of one term's posting at index i, with the space's IDF for the term. */
-function scorer(input: RankInput) {
-  const norms = (length: number) => K1 * (1 - B + (B * length) / (input.averageLength || 1));
-  return (term: TermPostings, i: number, idf: number) => {
-    const weight = term.weights[i]!;
-    return (idf * weight * (K1 + 1)) / (weight + norms(term.lengths[i]!));
+/**
+ * Calls `visit` with each page where every match is in one section, in page order, with its
+ * best section's score. Answers false (visiting nothing) when the query has too many words.
+ */
+function scan(
+  must: readonly ResolvedMatch[],
+  together: ResolvedMatch | undefined,
+  input: RankInput,
+  visit: (page: number, score: number) => void,
+): boolean {
+  // Every term's roles: which parts it satisfies.
+  const roles = new Map<string, Part[]>();
+  const phrases: Phrase[] = [];
+  let bits = 0;
+  const role = (term: string, part: Part) => {
+    const list = roles.get(term);
+    if (list) {
+      if (!list.some((p) => p.bit === part.bit)) list.push(part);
+    } else roles.set(term, [part]);
   };
-}
-
-function idfOf(sections: number, holding: number): number {
-  return Math.log(1 + (sections - holding + 0.5) / (holding + 0.5));
-}
-
-type Score = ReturnType<typeof scorer>;
-
-/** The sections holding any of these terms, each term's bm25 added where several are. */
-function anyOf(terms: readonly string[], postings: ReadonlyMap<string, TermPostings>, score: Score, sections: number): Matched {
-  let out = empty();
-  for (const term of new Set(terms)) {
-    const list = postings.get(term);
-    if (!list || list.size === 0) continue;
-    const idf = idfOf(sections, list.size);
-    const bm = new Float64Array(list.size);
-    for (let i = 0; i < list.size; i++) bm[i] = score(list, i, idf);
-    const own: Matched = { keys: list.keys, bm, flags: list.flags };
-    out = out.keys.length === 0 ? own : union(out, own);
+  for (const match of must) {
+    if (match.kind === 'any') {
+      if (bits >= MAX_PARTS) return false;
+      const part = { bit: 1 << bits++, phrase: -1 };
+      for (const term of match.terms) role(term, part);
+      continue;
+    }
+    const phrase: Phrase = { steps: match.steps, bits: 0 };
+    for (const alternatives of match.steps) {
+      if (bits >= MAX_PARTS) return false;
+      const part = { bit: 1 << bits++, phrase: match.steps.length > 1 ? phrases.length : -1 };
+      phrase.bits |= part.bit;
+      for (const term of alternatives) role(term, part);
+    }
+    if (match.steps.length > 1) phrases.push(phrase);
   }
-  return out;
-}
+  if (bits === 0) return true;
+  const all = bits === 31 ? 0x7fffffff : (1 << bits) - 1;
+  const togetherSteps =
+    together && together.kind === 'phrase' && together.steps.length > 1 ? together.steps : undefined;
+  // Terms whose positions a phrase needs: the slots keep where each one's are.
+  const positional = new Map<string, number>();
+  for (const steps of [...phrases.map((p) => p.steps), ...(togetherSteps ? [togetherSteps] : [])])
+    for (const alternatives of steps)
+      for (const term of alternatives) if (!positional.has(term)) positional.set(term, positional.size);
 
-function matchedBy(match: ResolvedMatch, input: RankInput, score: Score): Matched {
-  const { postings, sections } = input;
-  if (match.kind === 'any') return anyOf(match.terms, postings, score, sections);
-  const steps = match.steps.map((alternatives) => anyOf(alternatives, postings, score, sections));
-  steps.sort((a, b) => a.keys.length - b.keys.length);
-  let found = steps[0] ?? empty();
-  for (const step of steps.slice(1)) found = intersect(found, step);
-  if (match.steps.length < 2) return found;
-  // Where the phrase is: the title, the heading or the text of each section.
-  const where = phraseWhere(match, postings, found.keys);
-  const keep: number[] = [];
-  for (let i = 0; i < found.keys.length; i++) if (where[i]! > 0) keep.push(i);
-  const out: Matched = {
-    keys: new Float64Array(keep.length),
-    bm: new Float64Array(keep.length),
-    flags: new Uint8Array(keep.length),
-  };
-  keep.forEach((i, j) => {
-    out.keys[j] = found.keys[i]!;
-    out.bm[j] = found.bm[i]!;
-    out.flags[j] = where[i]! & (IN_TITLE | IN_HEADING);
-  });
-  return out;
+  const terms = [...new Set([...roles.keys(), ...positional.keys()])].filter((term) => input.rows.has(term));
+  const idf = new Map<string, number>();
+  for (const term of terms) {
+    let holding = 0;
+    for (const row of input.rows.get(term)!) holding += sectionsIn(row.entries);
+    idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
+  }
+  const slots = new Slots(positional.size);
+  const norm = (length: number) => K1 * (1 - B + (B * length) / (input.averageLength || 1));
+  // The rows of each chunk, every term's.
+  const chunks = new Map<number, Array<{ term: string; row: TermRows }>>();
+  for (const term of terms)
+    for (const row of input.rows.get(term)!) {
+      const list = chunks.get(row.chunk);
+      if (list) list.push({ term, row });
+      else chunks.set(row.chunk, [{ term, row }]);
+    }
+  const reader = new EntryReader();
+  const best = new Float64Array(1 << CHUNK_BITS);
+  const positions: number[][] = [];
+  for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
+    const base = chunk << CHUNK_BITS;
+    const here = new Map(chunks.get(chunk)!.map(({ term, row }) => [term, row]));
+    for (const { term, row } of chunks.get(chunk)!) {
+      const parts = roles.get(term) ?? [];
+      const weight = idf.get(term)!;
+      const at = positional.get(term);
+      reader.start(base, row.entries, at === undefined ? null : row.positions);
+      while (reader.next()) {
+        const slot = slots.slot(reader.page - base, reader.position);
+        const tf = reader.weight;
+        const score = (weight * tf * (K1 + 1)) / (tf + norm(reader.length));
+        for (const part of parts) {
+          if (slots.mask[slot]! & part.bit) continue;
+          slots.mask[slot]! |= part.bit;
+          slots.bm[slot]! += score;
+          if (reader.flags & IN_TITLE) slots.title[slot]! |= part.bit;
+          if (reader.flags & IN_HEADING) slots.heading[slot]! |= part.bit;
+        }
+        if (at !== undefined) slots.positions(at)[slot] = reader.positionsAt;
+      }
+    }
+    // Each page's best section, then the pages in order: no sorting.
+    best.fill(-1);
+    for (const slot of slots.touched()) {
+      if (slots.mask[slot] !== all) continue;
+      let title = slots.title[slot]! === all;
+      let heading = slots.heading[slot]! === all;
+      let matches = true;
+      for (const phrase of phrases) {
+        const where = phraseIn(phrase.steps, slot, slots, positional, input.rows, positions, here);
+        if (!where) {
+          matches = false;
+          break;
+        }
+        // A phrase's words each in the title do not make the phrase a title's.
+        if (!(where & IN_TITLE)) title = false;
+        if (!(where & IN_HEADING)) heading = false;
+      }
+      if (!matches) continue;
+      const close = togetherSteps
+        ? phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
+        : false;
+      const bm = slots.bm[slot]!;
+      const value = (title ? 4 : 0) + (heading ? 2 : 0) + (close ? 1 : 0) + bm / (1 + bm);
+      const page = slots.pageOf(slot);
+      if (value > best[page]!) best[page] = value;
+    }
+    for (let page = 0; page < best.length; page++) if (best[page]! >= 0) visit(base + page, best[page]!);
+    slots.reset();
+  }
+  return true;
 }
 
 const PHRASE_ANYWHERE = 4;
 
 /**
- * For each of `keys`, where the phrase is in that section: PHRASE_ANYWHERE when it is, with
- * IN_TITLE and IN_HEADING when it is there; 0 when it is not.
+ * Where a phrase is in the section of `slot`: PHRASE_ANYWHERE when it is, with IN_TITLE and
+ * IN_HEADING when it is there; 0 when it is not.
  */
-function phraseWhere(match: ResolvedMatch, postings: ReadonlyMap<string, TermPostings>, keys: Float64Array): Uint8Array {
-  const out = new Uint8Array(keys.length);
-  const steps = match.kind === 'any' ? [match.terms] : match.steps;
-  if (steps.length === 0) return out;
-  const lists = steps.map((alternatives) =>
-    [...new Set(alternatives)].map((term) => postings.get(term)).filter((list) => list !== undefined),
-  );
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    // Each step's positions in this section (any of its alternatives).
-    const positions: Array<Set<number>> = [];
-    let missing = false;
-    for (const alternatives of lists) {
-      const here = new Set<number>();
-      for (const list of alternatives) {
-        const at = list.find(key);
-        if (at >= 0) for (const position of list.at(at)) here.add(position);
-      }
-      if (here.size === 0) {
-        missing = true;
-        break;
-      }
-      positions.push(here);
+function phraseIn(
+  steps: string[][],
+  slot: number,
+  slots: Slots,
+  positional: ReadonlyMap<string, number>,
+  rows: ReadonlyMap<string, readonly TermRows[]>,
+  scratch: number[][],
+  chunkRows: ReadonlyMap<string, TermRows>,
+): number {
+  for (let s = 0; s < steps.length; s++) {
+    if (!scratch[s]) scratch[s] = [];
+    const into = scratch[s]!;
+    into.length = 0;
+    for (const term of steps[s]!) {
+      const at = positional.get(term);
+      if (at === undefined || !rows.has(term)) continue;
+      const offset = slots.positions(at)[slot]!;
+      if (offset < 0) continue;
+      readPositions(chunkRows.get(term)!.positions!, offset, into);
     }
-    if (missing) continue;
-    let where = 0;
-    for (const start of positions[0]!) {
-      let whole = true;
-      for (let s = 1; s < positions.length && whole; s++) whole = positions[s]!.has(start + s);
-      if (!whole) continue;
-      where |= PHRASE_ANYWHERE;
-      if (start < HEADING_AT) where |= IN_TITLE;
-      else if (start < BODY_AT) where |= IN_HEADING;
-    }
-    out[i] = where;
+    if (into.length === 0) return 0;
+    if (steps[s]!.length > 1) into.sort((x, y) => x - y);
   }
-  return out;
+  let where = 0;
+  const first = scratch[0]!;
+  for (const start of first) {
+    let whole = true;
+    for (let s = 1; s < steps.length && whole; s++) whole = scratch[s]!.includes(start + s);
+    if (!whole) continue;
+    where |= PHRASE_ANYWHERE;
+    if (start < HEADING_AT) where |= IN_TITLE;
+    else if (start < BODY_AT) where |= IN_HEADING;
+  }
+  return where;
 }
 
-function union(a: Matched, b: Matched): Matched {
-  const keys: number[] = [];
-  const bm: number[] = [];
-  const flags: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.keys.length || j < b.keys.length) {
-    const ka = i < a.keys.length ? a.keys[i]! : Number.POSITIVE_INFINITY;
-    const kb = j < b.keys.length ? b.keys[j]! : Number.POSITIVE_INFINITY;
-    if (ka === kb) {
-      keys.push(ka);
-      bm.push(a.bm[i]! + b.bm[j]!);
-      flags.push(a.flags[i++]! | b.flags[j++]!);
-    } else if (ka < kb) {
-      keys.push(ka);
-      bm.push(a.bm[i]!);
-      flags.push(a.flags[i++]!);
-    } else {
-      keys.push(kb);
-      bm.push(b.bm[j]!);
-      flags.push(b.flags[j++]!);
+/**
+ * The sections of one chunk of pages met so far, each in a slot: page-in-chunk times 64 plus
+ * position for the first 64 sections of a page, a map for the others.
+ */
+class Slots {
+  mask = new Uint32Array(DIRECT_SLOTS);
+  bm = new Float64Array(DIRECT_SLOTS);
+  title = new Uint32Array(DIRECT_SLOTS);
+  heading = new Uint32Array(DIRECT_SLOTS);
+  private readonly offsets: Int32Array[];
+  private used = new Int32Array(1024);
+  private count = 0;
+  private readonly far = new Map<number, number>();
+  private readonly farKeys: number[] = [];
+
+  constructor(positional: number) {
+    this.offsets = Array.from({ length: positional }, () => new Int32Array(DIRECT_SLOTS).fill(-1));
+  }
+
+  slot(page: number, position: number): number {
+    let slot: number;
+    if (position < DIRECT_POSITIONS) slot = page * DIRECT_POSITIONS + position;
+    else {
+      const key = page * POSITION_SPAN + position;
+      const known = this.far.get(key);
+      if (known !== undefined) return known;
+      slot = DIRECT_SLOTS + this.farKeys.length;
+      this.far.set(key, slot);
+      this.farKeys.push(key);
+      this.grow(slot + 1);
+    }
+    if (this.marked[slot] === 0) this.use(slot);
+    return slot;
+  }
+
+  /** Where each positional term's positions of a section begin, by slot; -1 when it has none. */
+  positions(term: number): Int32Array {
+    return this.offsets[term]!;
+  }
+
+  /** The page in its chunk of a section's slot. */
+  pageOf(slot: number): number {
+    if (slot >= DIRECT_SLOTS) return Math.floor(this.farKeys[slot - DIRECT_SLOTS]! / POSITION_SPAN);
+    return Math.floor(slot / DIRECT_POSITIONS);
+  }
+
+  touched(): Int32Array {
+    return this.used.subarray(0, this.count);
+  }
+
+  reset(): void {
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.used[i]!;
+      this.mask[slot] = 0;
+      this.bm[slot] = 0;
+      this.title[slot] = 0;
+      this.heading[slot] = 0;
+      this.marked[slot] = 0;
+      for (const offsets of this.offsets) offsets[slot] = -1;
+    }
+    this.count = 0;
+    this.far.clear();
+    this.farKeys.length = 0;
+  }
+
+  private marked = new Uint8Array(DIRECT_SLOTS);
+
+  private use(slot: number): void {
+    this.marked[slot] = 1;
+    if (this.count === this.used.length) {
+      const bigger = new Int32Array(this.used.length * 2);
+      bigger.set(this.used);
+      this.used = bigger;
+    }
+    this.used[this.count++] = slot;
+  }
+
+  private grow(size: number): void {
+    if (size <= this.mask.length) return;
+    const length = Math.max(size, this.mask.length + 1024);
+    const widen = <T extends Uint32Array | Float64Array | Uint8Array>(from: T, make: (n: number) => T): T => {
+      const to = make(length);
+      to.set(from);
+      return to;
+    };
+    this.mask = widen(this.mask, (n) => new Uint32Array(n));
+    this.bm = widen(this.bm, (n) => new Float64Array(n));
+    this.title = widen(this.title, (n) => new Uint32Array(n));
+    this.heading = widen(this.heading, (n) => new Uint32Array(n));
+    this.marked = widen(this.marked, (n) => new Uint8Array(n));
+    for (let i = 0; i < this.offsets.length; i++) {
+      const to = new Int32Array(length).fill(-1);
+      to.set(this.offsets[i]!);
+      this.offsets[i] = to;
     }
   }
-  return { keys: Float64Array.from(keys), bm: Float64Array.from(bm), flags: Uint8Array.from(flags) };
-}
-
-/** Sections in both, their relevance added, flags kept where both matches have them. */
-function intersect(a: Matched, b: Matched): Matched {
-  const keys: number[] = [];
-  const bm: number[] = [];
-  const flags: number[] = [];
-  let j = 0;
-  for (let i = 0; i < a.keys.length; i++) {
-    const key = a.keys[i]!;
-    while (j < b.keys.length && b.keys[j]! < key) j++;
-    if (j >= b.keys.length) break;
-    if (b.keys[j] !== key) continue;
-    keys.push(key);
-    bm.push(a.bm[i]! + b.bm[j]!);
-    flags.push(a.flags[i]! & b.flags[j]!);
-  }
-  return { keys: Float64Array.from(keys), bm: Float64Array.from(bm), flags: Uint8Array.from(flags) };
 }
 
 /** The best `size` pages after the cursor, best first, ties by page number. */

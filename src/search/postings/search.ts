@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.js';
 import type { Match, QueryPlan } from '../query.js';
-import { TermPostings } from './codec.js';
 import { type PostingsRanking, type ResolvedMatch, rankPostings } from './rank.js';
 import type { PostingsStore } from './store.js';
 
@@ -71,22 +70,23 @@ export class PostingsSearch {
     const together = plan.together ? await resolve(plan.together) : undefined;
     if (plan.together && !together) return undefined;
     const terms = new Set<string>();
-    const phrases = [...must, ...not, ...(together ? [together] : [])];
-    for (const match of phrases)
-      for (const term of match.kind === 'any' ? match.terms : match.steps.flat()) terms.add(term);
-    const withPositions = phrases.some((match) => match.kind === 'phrase' && match.steps.length > 1);
+    // Positions are read for the words of phrases only: they are most of the bytes.
+    const positional = new Set<string>();
+    for (const match of [...must, ...not, ...(together ? [together] : [])]) {
+      const words = match.kind === 'any' ? match.terms : match.steps.flat();
+      for (const term of words) terms.add(term);
+      if (match.kind === 'phrase' && match.steps.length > 1) for (const term of words) positional.add(term);
+    }
     const [rows, hidden, after] = await Promise.all([
-      this.store.termRows(spaceId, [...terms], withPositions),
+      this.store.termRows(spaceId, [...terms], positional),
       query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId),
       query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
     ]);
-    const postings = new Map<string, TermPostings>();
-    for (const [term, list] of rows) postings.set(term, new TermPostings(list));
     return rankPostings({
       must,
       not,
       together,
-      postings,
+      rows,
       sections: stats.sections,
       averageLength: stats.sections > 0 ? stats.tokens / stats.sections : 1,
       hidden: new Set(hidden),
