@@ -56,6 +56,7 @@ describe('configuration', () => {
       QUIRE_S3_SECRET_ACCESS_KEY: 'secret/key+example',
       QUIRE_S3_PREFIX: '/docs/blobs/',
       QUIRE_S3_FORCE_PATH_STYLE: 'false',
+      QUIRE_SEARCH_POSTINGS_PAGES: '500',
     });
     expect(config).toEqual({
       port: 9000,
@@ -93,6 +94,7 @@ describe('configuration', () => {
         prefix: 'docs/blobs',
         forcePathStyle: false,
       },
+      searchPostingsPages: 500,
     });
   });
 

@@ -182,8 +182,8 @@ function scan(
         const slot = slots.slot(reader.page - base, reader.position);
         const tf = reader.weight;
         const score = (weight * tf * (K1 + 1)) / (tf + norm(reader.length));
+        // Every term of a word adds its relevance, as the engines score a word's forms.
         for (const part of parts) {
-          if (slots.mask[slot]! & part.bit) continue;
           slots.mask[slot]! |= part.bit;
           slots.bm[slot]! += score;
           if (reader.flags & IN_TITLE) slots.title[slot]! |= part.bit;

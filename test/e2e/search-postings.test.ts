@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.js';
+import { pagePostings } from '../../src/search/postings/build.js';
+import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.js';
+import type { IndexedPage } from '../../src/search/search-index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The postings a space's index keeps (search/postings/store.ts), on the configured database: after
+ * any sequence of writes they are exactly what indexing the space's final pages at once writes.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function page(id: string, title: string, ...texts: string[]): IndexedPage {
+  return {
+    pageId: id,
+    path: id,
+    ancestors: [],
+    hidden: false,
+    title,
+    description: '',
+    specs: [],
+    sections: texts.map((text, position) => ({
+      position,
+      anchor: position === 0 ? null : `s${position}`,
+      heading: position === 0 ? '' : `Part ${position} ${text.split(' ')[0]}`,
+      text,
+    })),
+  };
+}
+
+/** The space's postings, terms and statistics, in a form to compare. */
+async function postingsOf(db: Db, spaceId: string) {
+  const rows = await db
+    .selectFrom('search_postings')
+    .select(['term', 'chunk', 'entries', 'positions'])
+    .where('space_id', '=', spaceId)
+    .orderBy('term')
+    .orderBy('chunk')
+    .execute();
+  const terms = await db
+    .selectFrom('search_terms')
+    .select(['term', 'sections'])
+    .where('space_id', '=', spaceId)
+    .orderBy('term')
+    .execute();
+  const stats = await db
+    .selectFrom('search_space_stats')
+    .select(['pages', 'sections', 'tokens'])
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  return {
+    rows: rows.map((row) => ({
+      term: row.term,
+      chunk: Number(row.chunk),
+      entries: Buffer.from(row.entries).toString('hex'),
+      positions: Buffer.from(row.positions).toString('hex'),
+    })),
+    terms: terms.map((row) => [row.term, Number(row.sections)]),
+    stats: stats && {
+      pages: Number(stats.pages),
+      sections: Number(stats.sections),
+      tokens: Number(stats.tokens),
+    },
+  };
+}
+
+describe('search postings', () => {
+  it('are after many writes what one write of the final pages makes', async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const write = (spaceId: string, remove: string[], pages: IndexedPage[]) =>
+      deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', remove, pages));
+    // Enough pages for three chunks of page numbers.
+    const many = Array.from({ length: 2100 }, (_, i) =>
+      page(
+        `p${i}`,
+        `Page ${i} ${i % 7 === 0 ? 'webhook' : 'guide'}`,
+        `install the package ${i}`,
+        `token ${i % 13} deploy`,
+      ),
+    );
+    const spaceId = 'postings-many-writes';
+    await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
+    await write(spaceId, [], many.slice(0, 1500));
+    await write(spaceId, [], many.slice(1500));
+    // Changed pages in every chunk, pages removed (the last one's number is given again), added.
+    const changed = [3, 1030, 2050].map((i) =>
+      page(`p${i}`, `Renamed ${i}`, 'a webhook for the cluster', 'quorum'),
+    );
+    await write(spaceId, ['p10', 'p1500', 'p2099'], changed);
+    const added = [page('p-new', 'Brand new', 'install quorum tokens'), page('p-newer', 'Newer', 'alpha')];
+    await write(spaceId, [], added);
+    await write(spaceId, ['p-newer'], []);
+
+    const final = new Map(many.map((p) => [p.pageId, p]));
+    for (const gone of ['p10', 'p1500', 'p2099']) final.delete(gone);
+    for (const p of changed) final.set(p.pageId, p);
+    final.set('p-new', added[0]!);
+    // The same pages under the same numbers, written at once.
+    const nums = await deps.db
+      .selectFrom('search_pages')
+      .select(['page_id', 'num'])
+      .where('space_id', '=', spaceId)
+      .orderBy('num')
+      .execute();
+    expect(nums.map((row) => row.page_id).sort()).toEqual([...final.keys()].sort());
+    // What the final pages' postings are, encoded at once from their text.
+    const byTerm = new Map<string, Map<number, Posting[]>>();
+    const sections = new Map<string, number>();
+    let tokens = 0;
+    for (const row of nums) {
+      const p = final.get(row.page_id)!;
+      const posted = pagePostings({ num: Number(row.num), title: p.title, sections: p.sections });
+      tokens += posted.tokens;
+      for (const [term, list] of posted.terms) {
+        sections.set(term, (sections.get(term) ?? 0) + list.length);
+        const chunks = byTerm.get(term) ?? new Map<number, Posting[]>();
+        byTerm.set(term, chunks);
+        const chunk = chunkOf(Number(row.num));
+        chunks.set(chunk, [...(chunks.get(chunk) ?? []), ...list]);
+      }
+    }
+    const expected = [...byTerm]
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .flatMap(([term, chunks]) =>
+        [...chunks]
+          .sort((a, b) => a[0] - b[0])
+          .map(([chunk, list]) => {
+            const blobs = encode(chunk, list);
+            return {
+              term,
+              chunk,
+              entries: blobs.entries.toString('hex'),
+              positions: blobs.positions.toString('hex'),
+            };
+          }),
+      );
+    const ours = await postingsOf(deps.db, spaceId);
+    expect(ours.stats).toEqual({
+      pages: final.size,
+      sections: [...final.values()].reduce((sum, p) => sum + p.sections.length, 0),
+      tokens,
+    });
+    expect(ours.terms).toEqual([...sections].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    expect(ours.rows.length).toBeGreaterThan(100);
+    expect(ours.rows).toEqual(expected);
+    expect(new Set(ours.rows.map((row) => row.chunk))).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('are dropped with the space, and a space indexed before them gets none until indexed again', async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const spaceId = 'postings-legacy';
+    await deps.db.transaction().execute(async (tx) => {
+      await index.dropSpace(tx, spaceId);
+      await index.writePages(tx, spaceId, 'en', [], [page('a', 'Alpha', 'one')]);
+    });
+    expect((await postingsOf(deps.db, spaceId)).stats).toEqual({ pages: 1, sections: 1, tokens: 2 });
+    // As a space indexed before 0030: pages, and no statistics.
+    await deps.db.deleteFrom('search_space_stats').where('space_id', '=', spaceId).execute();
+    await deps.db.deleteFrom('search_postings').where('space_id', '=', spaceId).execute();
+    await deps.db.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
+    await deps.db
+      .transaction()
+      .execute((tx) => index.writePages(tx, spaceId, 'en', [], [page('b', 'Beta', 'two')]));
+    expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
+    await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
+    await deps.db
+      .transaction()
+      .execute((tx) => index.writePages(tx, spaceId, 'en', [], [page('b', 'Beta', 'two')]));
+    expect((await postingsOf(deps.db, spaceId)).stats).toEqual({ pages: 1, sections: 1, tokens: 2 });
+    await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
+    expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
+  });
+});

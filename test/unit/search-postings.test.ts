@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import { type PostedPage, pagePostings } from '../../src/search/postings/build.js';
+import {
+  chunkOf,
+  decode,
+  EntryReader,
+  encode,
+  type Posting,
+  readPositions,
+  sectionsIn,
+} from '../../src/search/postings/codec.js';
+import {
+  type RankInput,
+  type ResolvedMatch,
+  rankPostings,
+  type TermRows,
+} from '../../src/search/postings/rank.js';
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('postings codec', () => {
+  it('decodes what it encodes: pages, positions past 64, large values and positions', () => {
+    const next = random(7);
+    const chunk = 3;
+    const postings: Posting[] = [];
+    let page = chunk << 10;
+    for (let i = 0; i < 400; i++) {
+      if (i === 0 || next() < 0.4) page += 1 + Math.floor(next() * 3);
+      if (chunkOf(page) !== chunk) break;
+      const previous = postings.at(-1);
+      const position =
+        previous && previous.page === page
+          ? previous.position + 1 + Math.floor(next() * 80)
+          : Math.floor(next() * 5);
+      const at = Array.from({ length: 1 + Math.floor(next() * 4) }, () => Math.floor(next() * 300_000)).sort(
+        (a, b) => a - b,
+      );
+      postings.push({
+        page,
+        position,
+        weight: Math.floor(next() * 5_000_000),
+        flags: Math.floor(next() * 4),
+        length: Math.floor(next() * 70_000),
+        at: [...new Set(at)],
+      });
+    }
+    const { entries, positions } = encode(chunk, postings);
+    expect(decode(chunk, entries, positions)).toEqual(postings);
+    expect(sectionsIn(entries)).toBe(postings.length);
+    // The ranking's reader gives the same sections, and where each one's positions are.
+    const reader = new EntryReader();
+    reader.start(chunk << 10, entries, positions);
+    for (const expected of postings) {
+      expect(reader.next()).toBe(true);
+      expect([reader.page, reader.position, reader.weight, reader.flags, reader.length]).toEqual([
+        expected.page,
+        expected.position,
+        expected.weight,
+        expected.flags,
+        expected.length,
+      ]);
+      const at: number[] = [];
+      readPositions(positions, reader.positionsAt, at);
+      expect(at).toEqual(expected.at);
+    }
+    expect(reader.next()).toBe(false);
+  });
+
+  it('refuses postings out of order or outside their chunk', () => {
+    const posting = (page: number, position: number): Posting => ({
+      page,
+      position,
+      weight: 1,
+      flags: 0,
+      length: 1,
+      at: [0],
+    });
+    expect(() => encode(0, [posting(5, 1), posting(5, 1)])).toThrow(/out of order/);
+    expect(() => encode(0, [posting(6, 0), posting(5, 3)])).toThrow(/out of order/);
+    expect(() => encode(0, [posting(1024, 0)])).toThrow(/out of order/);
+  });
+});
+
+const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
+
+/** Pages over three chunks, one of them with more sections than a slot row holds. */
+function corpus(seed: number): PostedPage[] {
+  const next = random(seed);
+  const phrase = (n: number) =>
+    Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
+  const pages: PostedPage[] = [];
+  for (let i = 0; i < 160; i++) {
+    const num = 1 + i * 17 + Math.floor(next() * 10);
+    const sectionCount = i === 5 ? 90 : 1 + Math.floor(next() * 4);
+    const sections = Array.from({ length: sectionCount }, (_, position) => ({
+      position,
+      heading: position === 0 ? '' : phrase(Math.floor(next() * 3)),
+      text: phrase(Math.floor(next() * 12)),
+    }));
+    // A word of one section past the 64 a page's slots address directly.
+    if (i === 5) sections[80]!.text += ' zeta alpha';
+    pages.push({ num, title: phrase(1 + Math.floor(next() * 3)), sections });
+  }
+  return pages;
+}
+
+function rowsOf(pages: PostedPage[]): Map<string, TermRows[]> {
+  const byTerm = new Map<string, Map<number, Posting[]>>();
+  for (const page of [...pages].sort((a, b) => a.num - b.num)) {
+    for (const [term, list] of pagePostings(page).terms) {
+      const chunks = byTerm.get(term) ?? new Map<number, Posting[]>();
+      byTerm.set(term, chunks);
+      const into = chunks.get(chunkOf(page.num)) ?? [];
+      chunks.set(chunkOf(page.num), into);
+      into.push(...list);
+    }
+  }
+  const out = new Map<string, TermRows[]>();
+  for (const [term, chunks] of byTerm)
+    out.set(
+      term,
+      [...chunks].sort((a, b) => a[0] - b[0]).map(([chunk, list]) => ({ chunk, ...encode(chunk, list) })),
+    );
+  return out;
+}
+
+/**
+ * The ranking's rules applied section by section, from the text itself: the reference the
+ * chunked, slotted ranking must agree with.
+ */
+function reference(pages: PostedPage[], input: Omit<RankInput, 'rows' | 'after' | 'count'>) {
+  const fields = (page: PostedPage, section: PostedPage['sections'][number]) => [
+    page.title.split(' ').filter(Boolean),
+    section.heading.split(' ').filter(Boolean),
+    section.text.split(' ').filter(Boolean),
+  ];
+  const sections = pages.flatMap((page) => page.sections.map((section) => fields(page, section)));
+  const holding = (term: string) => sections.filter((f) => f.some((words) => words.includes(term))).length;
+  const idf = (term: string) => Math.log(1 + (input.sections - holding(term) + 0.5) / (holding(term) + 0.5));
+  const phraseIn = (words: string[], steps: string[][]) =>
+    words.some((_, start) => steps.every((alternatives, s) => alternatives.includes(words[start + s]!)));
+  const inField = (match: ResolvedMatch, words: string[]) =>
+    match.kind === 'any' ? match.terms.some((t) => words.includes(t)) : phraseIn(words, match.steps);
+  const answer: Array<{ page: number; score: number }> = [];
+  for (const page of pages) {
+    if (input.hidden.has(page.num)) continue;
+    const all = page.sections.map((section) => fields(page, section));
+    if (input.not.some((match) => all.some((f) => f.some((words) => inField(match, words))))) continue;
+    let best = -1;
+    for (const f of all) {
+      if (!input.must.every((match) => f.some((words) => inField(match, words)))) continue;
+      const title = input.must.every((match) => inField(match, f[0]!));
+      const heading = input.must.every((match) => inField(match, f[1]!));
+      const together = input.together ? f.some((words) => inField(input.together!, words)) : false;
+      const length = f[0]!.length + f[1]!.length + f[2]!.length;
+      let bm = 0;
+      for (const match of input.must)
+        for (const alternatives of match.kind === 'any' ? [match.terms] : match.steps)
+          for (const term of new Set(alternatives)) {
+            const tf =
+              10 * f[0]!.filter((w) => w === term).length +
+              4 * f[1]!.filter((w) => w === term).length +
+              f[2]!.filter((w) => w === term).length;
+            if (tf === 0) continue;
+            const norm = 1.2 * (1 - 0.75 + (0.75 * length) / input.averageLength);
+            bm += (idf(term) * tf * 2.2) / (tf + norm);
+          }
+      const value = (title ? 4 : 0) + (heading ? 2 : 0) + (together ? 1 : 0) + bm / (1 + bm);
+      if (value > best) best = value;
+    }
+    if (best >= 0) answer.push({ page: page.num, score: best });
+  }
+  return answer;
+}
+
+describe('ranking from postings', () => {
+  const pages = corpus(11);
+  const rows = rowsOf(pages);
+  const stats = pages.reduce(
+    (sum, page) => {
+      const posted = pagePostings(page);
+      return { sections: sum.sections + posted.sections, tokens: sum.tokens + posted.tokens };
+    },
+    { sections: 0, tokens: 0 },
+  );
+  const base = {
+    rows,
+    sections: stats.sections,
+    averageLength: stats.tokens / stats.sections,
+    hidden: new Set([pages[3]!.num, pages[40]!.num]),
+  };
+  const any = (...terms: string[]): ResolvedMatch => ({ kind: 'any', terms });
+  const phrase = (...steps: string[][]): ResolvedMatch => ({ kind: 'phrase', steps });
+  const queries: Array<[string, Pick<RankInput, 'must' | 'not' | 'together'>]> = [
+    ['one word', { must: [any('alpha')], not: [] }],
+    ['a word and its forms', { must: [any('alpha', 'beta')], not: [] }],
+    [
+      'two words, together ranked higher',
+      { must: [any('gamma'), any('delta')], not: [], together: phrase(['gamma'], ['delta']) },
+    ],
+    ['a phrase', { must: [phrase(['omega'], ['sigma'])], not: [] }],
+    ['a phrase ending in alternatives', { must: [phrase(['kappa'], ['theta', 'alpha'])], not: [] }],
+    ['a word left out', { must: [any('beta')], not: [any('kappa')] }],
+    ['a phrase left out', { must: [any('sigma')], not: [phrase(['alpha'], ['beta'])] }],
+    [
+      'three words',
+      {
+        must: [any('alpha'), any('beta'), any('gamma')],
+        not: [],
+        together: phrase(['alpha'], ['beta'], ['gamma']),
+      },
+    ],
+    ['a word no page has', { must: [any('nothing')], not: [] }],
+    ["a word only in a page's 81st section", { must: [any('zeta')], not: [] }],
+    [
+      'a phrase across that section and others',
+      { must: [any('zeta'), any('alpha')], not: [], together: phrase(['zeta'], ['alpha']) },
+    ],
+  ];
+
+  it.each(queries)('%s: the pages, scores and count of the reference', (_name, query) => {
+    const expected = reference(pages, { ...base, ...query });
+    const found = rankPostings({ ...base, ...query, count: 1000 })!;
+    expect(found.total).toBe(expected.length);
+    const rounded = (list: Array<{ page: number; score: number }>) =>
+      list
+        .map(({ page, score }) => ({ page, score: Math.round(score * 1e9) / 1e9 }))
+        .sort((a, b) => b.score - a.score || a.page - b.page);
+    expect(rounded(found.pages)).toEqual(rounded(expected));
+    for (let i = 1; i < found.pages.length; i++) {
+      const [a, b] = [found.pages[i - 1]!, found.pages[i]!];
+      expect(a.score > b.score || (a.score === b.score && a.page < b.page)).toBe(true);
+    }
+  });
+
+  it.each([1, 3, 7])(
+    'pages through the answer %i at a time, each page once, with the same count',
+    (limit) => {
+      const query = queries[2]![1];
+      const whole = rankPostings({ ...base, ...query, count: 1000 })!;
+      const seen: Array<{ page: number; score: number }> = [];
+      let after: { score: number; page: number } | undefined;
+      for (;;) {
+        const part = rankPostings({ ...base, ...query, count: limit, after })!;
+        expect(part.total).toBe(whole.total);
+        seen.push(...part.pages);
+        if (!part.more) break;
+        const last = part.pages.at(-1)!;
+        after = { score: last.score, page: last.page };
+      }
+      expect(seen).toEqual(whole.pages);
+    },
+  );
+
+  it('ranks a title match above a heading match above the words together above the text', () => {
+    const made: PostedPage[] = [
+      { num: 1, title: 'Other', sections: [{ position: 0, heading: '', text: 'gamma and then delta' }] },
+      { num: 2, title: 'Other', sections: [{ position: 0, heading: '', text: 'about gamma delta here' }] },
+      { num: 3, title: 'Other', sections: [{ position: 0, heading: 'delta gamma', text: 'x' }] },
+      { num: 4, title: 'Gamma delta', sections: [{ position: 0, heading: '', text: 'x' }] },
+      { num: 5, title: 'Gamma', sections: [{ position: 0, heading: '', text: 'delta' }] },
+    ];
+    const ranked = rankPostings({
+      must: [any('gamma'), any('delta')],
+      not: [],
+      together: phrase(['gamma'], ['delta']),
+      rows: rowsOf(made),
+      sections: 5,
+      averageLength: 4,
+      hidden: new Set(),
+      count: 10,
+    })!;
+    expect(ranked.pages.map((p) => p.page)).toEqual([4, 3, 2, 5, 1]);
+    expect(ranked.pages.map((p) => Math.floor(p.score))).toEqual([5, 2, 1, 0, 0]);
+  });
+});
