@@ -157,7 +157,7 @@ function scan(
     for (const row of input.rows.get(term)!) holding += sectionsIn(row.entries);
     idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
   }
-  const slots = new Slots(positional.size);
+  const slots = Slots.take(positional.size);
   const norm = (length: number) => K1 * (1 - B + (B * length) / (input.averageLength || 1));
   // The rows of each chunk, every term's.
   const chunks = new Map<number, Array<{ term: string; row: TermRows }>>();
@@ -221,6 +221,7 @@ function scan(
     for (let page = 0; page < best.length; page++) if (best[page]! >= 0) visit(base + page, best[page]!);
     slots.reset();
   }
+  slots.give();
   return true;
 }
 
@@ -271,6 +272,24 @@ function phraseIn(
  * position for the first 64 sections of a page, a map for the others.
  */
 class Slots {
+  /**
+   * The slots of the last scan, for the next: 2-3 MB that every search would otherwise allocate,
+   * zero and leave to the collector. A scan never waits, so one at a time uses them; a scan
+   * that throws keeps its dirty slots, and the next takes new ones.
+   */
+  private static spare: Slots | undefined;
+
+  static take(positional: number): Slots {
+    const spare = Slots.spare;
+    Slots.spare = undefined;
+    return spare && spare.offsets.length >= positional ? spare : new Slots(positional);
+  }
+
+  /** Back for the next scan, every slot empty. */
+  give(): void {
+    Slots.spare = this;
+  }
+
   mask = new Uint32Array(DIRECT_SLOTS);
   bm = new Float64Array(DIRECT_SLOTS);
   title = new Uint32Array(DIRECT_SLOTS);
