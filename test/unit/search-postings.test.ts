@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type PostedPage, pagePostings } from '../../src/search/postings/build.js';
 import {
   chunkOf,
@@ -15,6 +15,7 @@ import {
   rankPostings,
   type TermRows,
 } from '../../src/search/postings/rank.js';
+import { rankAside, rankingThreads } from '../../src/search/postings/rank-threads.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
@@ -94,12 +95,12 @@ describe('postings codec', () => {
 const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
 
 /** Pages over three chunks, one of them with more sections than a slot row holds. */
-function corpus(seed: number): PostedPage[] {
+function corpus(seed: number, count = 160): PostedPage[] {
   const next = random(seed);
   const phrase = (n: number) =>
     Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
   const pages: PostedPage[] = [];
-  for (let i = 0; i < 160; i++) {
+  for (let i = 0; i < count; i++) {
     const num = 1 + i * 17 + Math.floor(next() * 10);
     const sectionCount = i === 5 ? 90 : 1 + Math.floor(next() * 4);
     const sections = Array.from({ length: sectionCount }, (_, position) => ({
@@ -282,5 +283,39 @@ describe('ranking from postings', () => {
     })!;
     expect(ranked.pages.map((p) => p.page)).toEqual([4, 3, 2, 5, 1]);
     expect(ranked.pages.map((p) => Math.floor(p.score))).toEqual([5, 2, 1, 0, 0]);
+  });
+});
+
+describe('ranking on a thread', () => {
+  it('answers as on the server thread, for postings large enough to go there', async () => {
+    const pages = corpus(5, 3000);
+    const rows = rowsOf(pages);
+    let bytes = 0;
+    for (const list of rows.values())
+      for (const row of list) bytes += row.entries.length + (row.positions?.length ?? 0);
+    expect(bytes).toBeGreaterThan(64 * 1024);
+    const warned = vi.spyOn(process, 'emitWarning');
+    const input: RankInput = {
+      must: [
+        { kind: 'any', terms: ['alpha', 'beta'] },
+        { kind: 'any', terms: ['gamma'] },
+      ],
+      not: [{ kind: 'any', terms: ['theta'] }],
+      together: { kind: 'phrase', steps: [['alpha'], ['gamma']] },
+      rows,
+      sections: 9000,
+      averageLength: 12,
+      hidden: new Set([pages[0]!.num]),
+      count: 20,
+    };
+    const here = rankPostings(input);
+    expect(here!.total).toBeGreaterThan(20);
+    // Twice at once: both threads start and answer.
+    const [first, second] = await Promise.all([rankAside(input), rankAside({ ...input, count: 5 })]);
+    expect(first).toEqual(here);
+    expect(second).toEqual(rankPostings({ ...input, count: 5 }));
+    expect(warned).not.toHaveBeenCalled();
+    expect(rankingThreads()).toBe(2);
+    warned.mockRestore();
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Match, QueryPlan } from '../query.js';
-import { type PostingsRanking, type ResolvedMatch, rankPostings } from './rank.js';
+import type { PostingsRanking, ResolvedMatch } from './rank.js';
+import { rankAside } from './rank-threads.js';
 import type { PostingsStore } from './store.js';
 
 /** A prefix beginning more terms than this is left to the engine (it has prefix indexes). */
@@ -82,7 +83,7 @@ export class PostingsSearch {
       query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId),
       query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
     ]);
-    return rankPostings({
+    return rankAside({
       must,
       not,
       together,

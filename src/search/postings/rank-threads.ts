@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type PostingsRanking, type RankInput, rankPostings } from './rank.js';
+
+/**
+ * Ranking from postings on threads of its own. A common word of a 100,000-page space is 5-15 ms
+ * of ranking in JS; on the server's thread every other request waited that long (bench/scale on
+ * PostgreSQL: GET space beside back-to-back searches, p99 7.1 -> 35.9 ms once searches ranked
+ * there). The threads are shared by the process's search indexes (they hold no state but their
+ * slots), start on first use, and keep the process alive only while a ranking is on its way.
+ */
+
+/** Threads: searches of different requests rank side by side, as on the database's backends. */
+const THREADS = 2;
+/** Below this many bytes of postings a ranking is shorter than a thread's round trip (about 0.2 ms). */
+const INLINE_BYTES = 32 * 1024;
+
+const moduleUrl = new URL(`./rank${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+/**
+ * The thread's script, as text, as SqliteReaders': it loads rank.js from dist/, or rank.ts from
+ * the sources through tsx (tests, `npm run dev`, benches), which only development installs.
+ */
+const SCRIPT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const loaded = workerData.tsx
+  ? import(workerData.tsx).then((api) => api.tsImport(workerData.module, workerData.module))
+  : import(workerData.module);
+parentPort.on('message', ({ id, input }) => {
+  loaded
+    .then((rank) => parentPort.postMessage({ id, ranking: rank.rankPostings(input) }))
+    .catch((error) => parentPort.postMessage({ id, error: String((error && error.stack) || error) }));
+});
+`;
+
+/** Where tsx's ESM API is (its package's export; `require.resolve` finds the CommonJS one). */
+function tsxApi(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
+  return new URL(exports['./esm/api']!.import.default, pathToFileURL(manifest)).href;
+}
+
+interface Waiting {
+  resolve: (ranking: PostingsRanking | undefined) => void;
+  reject: (error: Error) => void;
+}
+
+class RankThread {
+  private readonly worker: Worker;
+  readonly pending = new Map<number, Waiting>();
+  private next = 0;
+
+  constructor(onExit: () => void) {
+    const tsx = moduleUrl.endsWith('.ts') ? tsxApi() : undefined;
+    this.worker = new Worker(SCRIPT, { eval: true, workerData: { module: moduleUrl, tsx } });
+    this.worker.unref();
+    this.worker.on('message', (answer: { id: number; ranking?: PostingsRanking; error?: string }) => {
+      const waiting = this.pending.get(answer.id);
+      if (!waiting) return;
+      this.pending.delete(answer.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (answer.error !== undefined)
+        waiting.reject(new Error(`ranking on a thread failed: ${answer.error}`));
+      else waiting.resolve(answer.ranking);
+    });
+    const fail = (error: Error) => {
+      onExit();
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the ranking thread stopped (exit code ${code})`)));
+  }
+
+  rank(input: RankInput): Promise<PostingsRanking | undefined> {
+    return new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ id, input });
+    });
+  }
+}
+
+const threads: RankThread[] = [];
+
+/** How many ranking threads are running. */
+export function rankingThreads(): number {
+  return threads.length;
+}
+
+function bytesOf(input: RankInput): number {
+  let bytes = 0;
+  for (const rows of input.rows.values())
+    for (const row of rows) bytes += row.entries.length + (row.positions?.length ?? 0);
+  return bytes;
+}
+
+/**
+ * `rankPostings(input)`, on a thread when the postings are large. A thread that fails ranks
+ * nothing: the ranking is then done here, as it would be without threads.
+ */
+export async function rankAside(input: RankInput): Promise<PostingsRanking | undefined> {
+  if (bytesOf(input) < INLINE_BYTES) return rankPostings(input);
+  let thread = threads.find((t) => t.pending.size === 0);
+  if (!thread && threads.length < THREADS) {
+    const added: RankThread = new RankThread(() => {
+      const at = threads.indexOf(added);
+      if (at >= 0) threads.splice(at, 1);
+    });
+    threads.push(added);
+    thread = added;
+  }
+  thread ??= threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  try {
+    return await thread.rank(input);
+  } catch (error) {
+    process.emitWarning(`${(error as Error).message}; ranked on the server's thread instead`);
+    return rankPostings(input);
+  }
+}
