@@ -6,7 +6,7 @@ import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from 
 import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
 import type { PostingsRanking } from './postings/rank.js';
 import { PostingsSearch } from './postings/search.js';
-import { PostingsStore } from './postings/store.js';
+import { PostingsStore, type ReadAside } from './postings/store.js';
 import type { QueryPlan, StemRequest } from './query.js';
 
 /**
@@ -173,8 +173,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     protected readonly db: Db,
     /** From how many pages a space's search is ranked from its postings (postings/search.ts). */
     postingsPages = 2_000,
+    /** Reads a space's postings elsewhere than on `db` (SQLite's reader threads), given its pages. */
+    readAside?: ReadAside,
   ) {
-    this.postings = new PostingsStore(db);
+    this.postings = new PostingsStore(db, readAside);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
   }
 

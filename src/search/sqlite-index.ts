@@ -88,7 +88,12 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     private readonly readerPages = READER_PAGES,
     postingsPages?: number,
   ) {
-    super(db, postingsPages);
+    // A large space's postings (a megabyte for two common words) are read on a reader too.
+    super(
+      db,
+      postingsPages,
+      readers ? (query, pages) => (pages >= readerPages ? readers.all(query) : undefined) : undefined,
+    );
   }
 
   /** A search's read: on a reader thread when asked (see `onReaders`), else on the server's connection. */

@@ -374,6 +374,9 @@ export function searchSuite(env: Record<string, string>): void {
       // up, on the readers.
       const inline = new SqliteSearchIndex(deps.db);
       const threaded = new SqliteSearchIndex(deps.db, readers, 0);
+      // And ranked from the space's postings, read on this connection or on the readers.
+      const posted = new SqliteSearchIndex(deps.db, undefined, undefined, 0);
+      const postedThreaded = new SqliteSearchIndex(deps.db, readers, 0, 0);
       const read = vi.spyOn(readers, 'all');
       const scope = { spaceIds: [id], includeHidden: false };
       for (const text of ['rate limit ', 'rate', 'rat', 'limit', '"rate limit"', 'rate -token', 'okapi']) {
@@ -387,6 +390,10 @@ export function searchSuite(env: Record<string, string>): void {
               await threaded.rank(plan, scope, cursor, limit),
               `${text} limit ${limit} page ${page}`,
             ).toEqual(expected);
+            expect(
+              await postedThreaded.rank(plan, scope, cursor, limit),
+              `${text} limit ${limit} page ${page}, from postings`,
+            ).toEqual(await posted.rank(plan, scope, cursor, limit));
             const last = expected.pages.at(-1);
             if (!expected.more || !last) break;
             cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };

@@ -79,7 +79,7 @@ export class PostingsSearch {
       if (match.kind === 'phrase' && match.steps.length > 1) for (const term of words) positional.add(term);
     }
     const [rows, hidden, after] = await Promise.all([
-      this.store.termRows(spaceId, [...terms], positional),
+      this.store.termRows(spaceId, stats.pages, [...terms], positional),
       query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId),
       query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
     ]);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import { type PagePostings, type PostedPage, pagePostings } from './build.js';
 import { chunkOf, decode, encode, type Posting } from './codec.js';
@@ -18,6 +18,12 @@ export interface SpaceStats {
   tokens: number;
 }
 
+/**
+ * Reads a statement of a search of a space of `pages` pages somewhere else than the server's
+ * connection, or answers undefined to leave it there.
+ */
+export type ReadAside = <R>(query: CompiledQuery, pages: number) => Promise<R[]> | undefined;
+
 /** What a search reads of one term: its rows in chunk order, positions when asked. */
 export interface TermRow {
   term: string;
@@ -31,7 +37,10 @@ export interface TermRow {
  * by a search of a large space (search.ts). Both databases hold the same rows.
  */
 export class PostingsStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly readAside?: ReadAside,
+  ) {}
 
   /**
    * Rewrites the postings of the chunks these pages are in: `before` as they were indexed (their
@@ -249,13 +258,14 @@ export class PostingsStore {
   /** Every row of these terms, by term in chunk order; positions only for the `positional` ones. */
   async termRows(
     spaceId: string,
+    pages: number,
     terms: string[],
     positional: ReadonlySet<string>,
   ): Promise<Map<string, TermRow[]>> {
     const out = new Map<string, TermRow[]>();
     if (terms.length === 0) return out;
     const wanted = [...positional];
-    const rows = await this.db
+    const query = this.db
       .selectFrom('search_postings')
       .select(['term', 'chunk', 'entries'])
       .$if(wanted.length > 0, (qb) =>
@@ -267,7 +277,8 @@ export class PostingsStore {
       .where('term', 'in', terms)
       .orderBy('term')
       .orderBy('chunk')
-      .execute();
+      .compile();
+    const rows = (await this.readAside?.(query, pages)) ?? (await this.db.executeQuery(query)).rows;
     for (const row of rows as Array<{
       term: string;
       chunk: number;
