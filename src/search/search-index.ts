@@ -171,12 +171,15 @@ export abstract class SqlSearchIndex implements SearchIndex {
 
   constructor(
     protected readonly db: Db,
-    /** From how many pages a space's search is ranked from its postings (postings/search.ts). */
-    postingsPages = 2_000,
+    /**
+     * From how many pages a space's search is ranked from its postings (postings/search.ts);
+     * undefined: postings are neither kept nor used.
+     */
+    postingsPages?: number,
     /** Reads a space's postings elsewhere than on `db` (SQLite's reader threads), given its pages. */
     readAside?: ReadAside,
   ) {
-    this.postings = new PostingsStore(db, readAside);
+    this.postings = new PostingsStore(db, postingsPages !== undefined, readAside);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
   }
 
@@ -215,49 +218,44 @@ export abstract class SqlSearchIndex implements SearchIndex {
     return tiered ?? (await this.rankPass(plan, scope, cursor, count, false))!;
   }
 
-  /** The rows of the pages ranked from the postings, and all their sections (the highlighter picks). */
+  /**
+   * The rows of the pages ranked from the postings with all their sections (the highlighter
+   * picks), in one statement: a round trip less on PostgreSQL.
+   */
   private async rankedPages(spaceId: string, ranked: PostingsRanking): Promise<Ranking> {
     const nums = ranked.pages.map((page) => page.page);
     const rows = nums.length
       ? await this.db
-          .selectFrom('search_pages')
-          .select(['space_id', 'page_id', 'title', 'description', 'path', 'ancestors', 'num'])
-          .where('space_id', '=', spaceId)
-          .where('num', 'in', nums)
+          .selectFrom('search_pages as p')
+          .innerJoin('search_sections as s', (join) =>
+            join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
+          )
+          .select(['p.space_id', 'p.page_id', 'p.title', 'p.description', 'p.path', 'p.ancestors', 'p.num'])
+          .select(['s.position', 's.anchor', 's.heading', 's.body'])
+          .where('p.space_id', '=', spaceId)
+          .where('p.num', 'in', nums)
+          .orderBy('p.num')
+          .orderBy('s.position')
           .execute()
       : [];
-    const byNum = new Map(rows.map((row) => [Number(row.num), row]));
-    const sections = new Map<string, StoredSection[]>();
-    if (rows.length > 0) {
-      const found = await this.db
-        .selectFrom('search_sections')
-        .select(['space_id', 'page_id', 'position', 'anchor', 'heading', 'body'])
-        .where('space_id', '=', spaceId)
-        .where(
-          'page_id',
-          'in',
-          rows.map((row) => row.page_id),
-        )
-        .orderBy('page_id')
-        .orderBy('position')
-        .execute();
-      for (const row of found) {
-        const list = sections.get(row.page_id);
-        if (list) list.push(storedSection(row));
-        else sections.set(row.page_id, [storedSection(row)]);
-      }
+    const byNum = new Map<number, { row: (typeof rows)[number]; sections: StoredSection[] }>();
+    for (const row of rows) {
+      const num = Number(row.num);
+      const found = byNum.get(num);
+      if (found) found.sections.push(storedSection(row));
+      else byNum.set(num, { row, sections: [storedSection(row)] });
     }
     const pages: RankedPage[] = [];
     for (const { page, score } of ranked.pages) {
       // A page deleted since its postings were read (another connection's write) is left out.
-      const row = byNum.get(page);
-      if (!row) continue;
+      const found = byNum.get(page);
+      if (!found) continue;
       pages.push({
         spaceId,
-        pageId: row.page_id,
+        pageId: found.row.page_id,
         score,
-        page: storedPage(row),
-        sections: sections.get(row.page_id) ?? [],
+        page: storedPage(found.row),
+        sections: found.sections,
       });
     }
     return { pages, more: ranked.more, total: ranked.total };

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
+import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { pagePostings } from '../../src/search/postings/build.js';
 import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.js';
 import type { IndexedPage } from '../../src/search/search-index.js';
+import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -12,7 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { QUIRE_SEARCH_POSTINGS_PAGES: '0' } });
 });
 afterAll(async () => {
   await server.close();
@@ -72,6 +74,54 @@ async function postingsOf(db: Db, spaceId: string) {
   };
 }
 
+/** The postings of these pages under the numbers the space's index gave them, encoded at once. */
+async function postingsFrom(db: Db, spaceId: string, final: ReadonlyMap<string, IndexedPage>) {
+  const nums = await db
+    .selectFrom('search_pages')
+    .select(['page_id', 'num'])
+    .where('space_id', '=', spaceId)
+    .orderBy('num')
+    .execute();
+  expect(nums.map((row) => row.page_id).sort()).toEqual([...final.keys()].sort());
+  const byTerm = new Map<string, Map<number, Posting[]>>();
+  const sections = new Map<string, number>();
+  let tokens = 0;
+  for (const row of nums) {
+    const p = final.get(row.page_id)!;
+    const posted = pagePostings({ num: Number(row.num), title: p.title, sections: p.sections });
+    tokens += posted.tokens;
+    for (const [term, list] of posted.terms) {
+      sections.set(term, (sections.get(term) ?? 0) + list.length);
+      const chunks = byTerm.get(term) ?? new Map<number, Posting[]>();
+      byTerm.set(term, chunks);
+      const chunk = chunkOf(Number(row.num));
+      chunks.set(chunk, [...(chunks.get(chunk) ?? []), ...list]);
+    }
+  }
+  const byName = <T>(a: [string, T], b: [string, T]) => (a[0] < b[0] ? -1 : 1);
+  return {
+    rows: [...byTerm].sort(byName).flatMap(([term, chunks]) =>
+      [...chunks]
+        .sort((a, b) => a[0] - b[0])
+        .map(([chunk, list]) => {
+          const blobs = encode(chunk, list);
+          return {
+            term,
+            chunk,
+            entries: blobs.entries.toString('hex'),
+            positions: blobs.positions.toString('hex'),
+          };
+        }),
+    ),
+    terms: [...sections].sort(byName),
+    stats: {
+      pages: final.size,
+      sections: [...final.values()].reduce((sum, p) => sum + p.sections.length, 0),
+      tokens,
+    },
+  };
+}
+
 describe('search postings', () => {
   it('are after many writes what one write of the final pages makes', async () => {
     const { deps } = server.app.quire;
@@ -112,71 +162,40 @@ describe('search postings', () => {
       .orderBy('num')
       .execute();
     expect(nums.map((row) => row.page_id).sort()).toEqual([...final.keys()].sort());
-    // What the final pages' postings are, encoded at once from their text.
-    const byTerm = new Map<string, Map<number, Posting[]>>();
-    const sections = new Map<string, number>();
-    let tokens = 0;
-    for (const row of nums) {
-      const p = final.get(row.page_id)!;
-      const posted = pagePostings({ num: Number(row.num), title: p.title, sections: p.sections });
-      tokens += posted.tokens;
-      for (const [term, list] of posted.terms) {
-        sections.set(term, (sections.get(term) ?? 0) + list.length);
-        const chunks = byTerm.get(term) ?? new Map<number, Posting[]>();
-        byTerm.set(term, chunks);
-        const chunk = chunkOf(Number(row.num));
-        chunks.set(chunk, [...(chunks.get(chunk) ?? []), ...list]);
-      }
-    }
-    const expected = [...byTerm]
-      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-      .flatMap(([term, chunks]) =>
-        [...chunks]
-          .sort((a, b) => a[0] - b[0])
-          .map(([chunk, list]) => {
-            const blobs = encode(chunk, list);
-            return {
-              term,
-              chunk,
-              entries: blobs.entries.toString('hex'),
-              positions: blobs.positions.toString('hex'),
-            };
-          }),
-      );
+    const expected = await postingsFrom(deps.db, spaceId, final);
     const ours = await postingsOf(deps.db, spaceId);
-    expect(ours.stats).toEqual({
-      pages: final.size,
-      sections: [...final.values()].reduce((sum, p) => sum + p.sections.length, 0),
-      tokens,
-    });
-    expect(ours.terms).toEqual([...sections].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    expect(ours.stats?.pages).toBe(final.size);
+    expect(ours).toEqual(expected);
     expect(ours.rows.length).toBeGreaterThan(100);
-    expect(ours.rows).toEqual(expected);
     expect(new Set(ours.rows.map((row) => row.chunk))).toEqual(new Set([0, 1, 2]));
   });
 
-  it('are dropped with the space, and a space indexed before them gets none until indexed again', async () => {
+  it('are dropped with the space; a space without them gets them for all its pages at its next write', async () => {
     const { deps } = server.app.quire;
     const index = server.app.quire.services.searchEngine.index;
-    const spaceId = 'postings-legacy';
-    await deps.db.transaction().execute(async (tx) => {
-      await index.dropSpace(tx, spaceId);
-      await index.writePages(tx, spaceId, 'en', [], [page('a', 'Alpha', 'one')]);
-    });
-    expect((await postingsOf(deps.db, spaceId)).stats).toEqual({ pages: 1, sections: 1, tokens: 2 });
-    // As a space indexed before 0030: pages, and no statistics.
-    await deps.db.deleteFrom('search_space_stats').where('space_id', '=', spaceId).execute();
-    await deps.db.deleteFrom('search_postings').where('space_id', '=', spaceId).execute();
-    await deps.db.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
-    await deps.db
-      .transaction()
-      .execute((tx) => index.writePages(tx, spaceId, 'en', [], [page('b', 'Beta', 'two')]));
-    expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
+    const spaceId = 'postings-without';
+    const write = (remove: string[], pages: IndexedPage[], by = index) =>
+      deps.db.transaction().execute((tx) => by.writePages(tx, spaceId, 'en', remove, pages));
     await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
-    await deps.db
-      .transaction()
-      .execute((tx) => index.writePages(tx, spaceId, 'en', [], [page('b', 'Beta', 'two')]));
-    expect((await postingsOf(deps.db, spaceId)).stats).toEqual({ pages: 1, sections: 1, tokens: 2 });
+    await write([], [page('a', 'Alpha', 'one'), page('c', 'Gamma', 'three')]);
+    expect((await postingsOf(deps.db, spaceId)).stats).toEqual({ pages: 2, sections: 2, tokens: 4 });
+    const kept = await postingsOf(deps.db, spaceId);
+    // A server with postings off drops them when it writes: they would be stale.
+    const off =
+      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+    await write([], [page('a', 'Alpha', 'one')], off);
+    expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
+    // The next write with postings on: every page's, the one written and the one removed
+    // accounted for.
+    await write(['c'], [page('b', 'Beta', 'two')]);
+    await write([], [page('c', 'Gamma', 'three')]);
+    const final = new Map([
+      ['a', page('a', 'Alpha', 'one')],
+      ['b', page('b', 'Beta', 'two')],
+      ['c', page('c', 'Gamma', 'three')],
+    ]);
+    expect(await postingsOf(deps.db, spaceId)).toEqual(await postingsFrom(deps.db, spaceId, final));
+    expect(kept.rows.length).toBeGreaterThan(0);
     await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
     expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
   });

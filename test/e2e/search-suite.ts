@@ -16,10 +16,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { cookiesOf, publishedSite, visit } from '../helpers/sites.js';
 
 /**
- * Search through the API, run twice (search.test.ts, search-engine.test.ts): a space's search is
- * ranked from its postings (search/postings) or, with `env` setting QUIRE_SEARCH_POSTINGS_PAGES
- * past every space's size, by the database's engine, which still ranks organizations and the
- * searches the postings leave to it. Both must answer by the same rules.
+ * Search through the API, run twice (search.test.ts, search-engine.test.ts): every space's
+ * search ranked from its postings (search/postings), or, with postings off, by the database's
+ * engine, which also ranks organizations and the searches the postings leave to it. Both must
+ * answer by the same rules.
  */
 export function searchSuite(env: Record<string, string>): void {
   let server: TestServer;

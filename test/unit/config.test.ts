@@ -98,6 +98,15 @@ describe('configuration', () => {
     });
   });
 
+  it('keeps search postings on PostgreSQL from 2,000 pages unless told otherwise', () => {
+    const pg = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/quire' };
+    expect(loadConfig({}).searchPostingsPages).toBeUndefined();
+    expect(loadConfig(pg).searchPostingsPages).toBe(2_000);
+    expect(loadConfig({ ...pg, QUIRE_SEARCH_POSTINGS_PAGES: 'off' }).searchPostingsPages).toBeUndefined();
+    expect(loadConfig({ QUIRE_SEARCH_POSTINGS_PAGES: '0' }).searchPostingsPages).toBe(0);
+    expect(() => loadConfig({ QUIRE_SEARCH_POSTINGS_PAGES: 'many' })).toThrow(/QUIRE_SEARCH_POSTINGS_PAGES/);
+  });
+
   it('keeps files on local disk unless QUIRE_S3_BUCKET is set', () => {
     expect(loadConfig({}).s3).toBeUndefined();
     expect(loadConfig({ QUIRE_S3_BUCKET: '' }).s3).toBeUndefined();

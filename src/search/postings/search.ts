@@ -28,21 +28,16 @@ export class PostingsSearch {
   constructor(
     private readonly db: Db,
     private readonly store: PostingsStore,
-    private readonly minPages: number,
+    private readonly minPages: number | undefined,
   ) {}
 
   /** The ranked page numbers, or undefined when the engine should rank this search. */
   async rank(query: PostingsQuery): Promise<PostingsRanking | undefined> {
     const { spaceId, plan } = query;
-    const stats = await this.store.stats(this.db, spaceId);
+    if (this.minPages === undefined) return undefined;
+    const stats = await this.store.searchable(spaceId);
     if (!stats || stats.pages < this.minPages || stats.pages === 0) return undefined;
-    const space = await this.db
-      .selectFrom('spaces')
-      .select('id')
-      .where('id', '=', spaceId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!space) return { pages: [], more: false, total: 0 };
+    if (stats.deleted) return { pages: [], more: false, total: 0 };
     const resolve = async (match: Match): Promise<ResolvedMatch | undefined> => {
       const prefix = match.kind === 'any' ? match.prefix : match.prefixLast ? match.terms.at(-1) : undefined;
       let begun: string[] = [];

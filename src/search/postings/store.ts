@@ -39,25 +39,59 @@ export interface TermRow {
 export class PostingsStore {
   constructor(
     private readonly db: Db,
+    /** Whether postings are kept: when not, a write drops the space's (they would go stale). */
+    private readonly kept: boolean,
     private readonly readAside?: ReadAside,
   ) {}
 
   /**
    * Rewrites the postings of the chunks these pages are in: `before` as they were indexed (their
    * postings go), `after` as they are now. Called before the pages' old rows are deleted. A
-   * space indexed before 0030 (pages, but no statistics) gets none until it is indexed again.
+   * space with pages but no postings (indexed before 0030, or while postings were off) gets
+   * them for all its pages.
    */
   async write(tx: Tx, spaceId: string, before: PostedPage[], after: PostedPage[]): Promise<void> {
-    const stats = await this.stats(tx, spaceId);
+    if (!this.kept) {
+      await this.drop(tx, spaceId);
+      return;
+    }
+    let stats = await this.stats(tx, spaceId);
     if (!stats) {
       const indexed = await tx
         .selectFrom('search_pages')
         .select('page_id')
         .where('space_id', '=', spaceId)
-        .limit(1)
-        .executeTakeFirst();
-      if (indexed) return;
+        .execute();
+      if (indexed.length > 0) {
+        const all = await this.indexed(
+          tx,
+          spaceId,
+          indexed.map((row) => row.page_id),
+        );
+        const written = new Set([...before, ...after].map((page) => page.num));
+        // The pages not written now, as they are indexed; then the ones written, below.
+        await this.apply(
+          tx,
+          spaceId,
+          undefined,
+          [],
+          all.filter((page) => !written.has(page.num)),
+        );
+        stats = await this.stats(tx, spaceId);
+        // They had no postings to remove.
+        before = [];
+      }
     }
+    await this.apply(tx, spaceId, stats, before, after);
+  }
+
+  private async apply(
+    tx: Tx,
+    spaceId: string,
+    stats: SpaceStats | undefined,
+    before: PostedPage[],
+    after: PostedPage[],
+  ): Promise<void> {
     const total = { pages: 0, sections: 0, tokens: 0 };
     const byChunk = new Map<number, { before: PostedPage[]; after: PostedPage[] }>();
     const at = (num: number) => {
@@ -187,6 +221,24 @@ export class PostingsStore {
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
     return row && { pages: Number(row.pages), sections: Number(row.sections), tokens: Number(row.tokens) };
+  }
+
+  /** The space's statistics, and whether the space is deleted; undefined without postings. */
+  async searchable(spaceId: string): Promise<(SpaceStats & { deleted: boolean }) | undefined> {
+    const row = await this.db
+      .selectFrom('search_space_stats as t')
+      .innerJoin('spaces as s', 's.id', 't.space_id')
+      .select(['t.pages', 't.sections', 't.tokens', 's.deleted_at'])
+      .where('t.space_id', '=', spaceId)
+      .executeTakeFirst();
+    return (
+      row && {
+        pages: Number(row.pages),
+        sections: Number(row.sections),
+        tokens: Number(row.tokens),
+        deleted: row.deleted_at !== null,
+      }
+    );
   }
 
   private async chunkRows(
