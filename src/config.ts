@@ -58,10 +58,10 @@ export interface Config {
   s3: S3Config | undefined;
   /**
    * From how many pages a search of one space is ranked from the space's postings rather than
-   * by the database's full-text engine (src/search/postings/search.ts); undefined: postings are
-   * neither kept nor used.
+   * by the database's full-text engine (src/search/postings/search.ts); 'off': postings are
+   * neither kept nor used; undefined: the database's default (`postingsPagesFor`).
    */
-  searchPostingsPages: number | undefined;
+  searchPostingsPages: number | 'off' | undefined;
 }
 
 /** QUIRE_S3_*: the bucket files are stored in (src/content/s3-blob-store.ts). */
@@ -298,16 +298,11 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/**
- * On by default on PostgreSQL, from 2,000 pages: there a large space's search ranked from its
- * postings took half the time (bench/scale, 100,000 pages: median 40.6 -> 21.6 ms), where
- * the database visits a row per match. Off on SQLite, where FTS5 ranking on the reader threads
- * answered as fast through the API (17.7 -> 18.8 ms) and writes cost less without postings.
- */
-function searchPostingsPages(env: Env): number | undefined {
+function searchPostingsPages(env: Env): number | 'off' | undefined {
   const name = 'QUIRE_SEARCH_POSTINGS_PAGES';
-  if (read(env, name)?.toLowerCase() === 'off') return undefined;
-  if (read(env, name) === undefined) return databaseUrl(env) ? 2_000 : undefined;
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.toLowerCase() === 'off') return 'off';
   return integer(env, name, 0, 0, 1_000_000_000);
 }
 

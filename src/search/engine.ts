@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { Highlighter } from './highlight.js';
 import { SearchIndexer, STALE } from './indexer.js';
 import { PostgresSearchIndex } from './postgres-index.js';
+import { postingsPagesFor } from './postings/search.js';
 import { parseQuery, planQuery, stemRequests } from './query.js';
 import type { RankCursor, SearchIndex, SearchScope, StoredSection } from './search-index.js';
 import { SqliteSearchIndex } from './sqlite-index.js';
@@ -87,10 +88,11 @@ export class SearchEngine {
       openapi: Pick<OpenApiService, 'latestDocument'>;
     },
   ) {
+    const postingsPages = postingsPagesFor(deps.config.searchPostingsPages, deps.dialect);
     this.index =
       deps.dialect === 'postgres'
-        ? new PostgresSearchIndex(deps.db, deps.config.searchPostingsPages)
-        : new SqliteSearchIndex(deps.db, deps.database.readers, undefined, deps.config.searchPostingsPages);
+        ? new PostgresSearchIndex(deps.db, postingsPages)
+        : new SqliteSearchIndex(deps.db, deps.database.readers, undefined, postingsPages);
     this.indexer = new SearchIndexer(deps, services, this.index);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { postingsPagesFor } from '../../src/search/postings/search.js';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -99,12 +100,15 @@ describe('configuration', () => {
   });
 
   it('keeps search postings on PostgreSQL from 2,000 pages unless told otherwise', () => {
-    const pg = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/quire' };
-    expect(loadConfig({}).searchPostingsPages).toBeUndefined();
-    expect(loadConfig(pg).searchPostingsPages).toBe(2_000);
-    expect(loadConfig({ ...pg, QUIRE_SEARCH_POSTINGS_PAGES: 'off' }).searchPostingsPages).toBeUndefined();
-    expect(loadConfig({ QUIRE_SEARCH_POSTINGS_PAGES: '0' }).searchPostingsPages).toBe(0);
-    expect(() => loadConfig({ QUIRE_SEARCH_POSTINGS_PAGES: 'many' })).toThrow(/QUIRE_SEARCH_POSTINGS_PAGES/);
+    const setting = (value?: string) =>
+      loadConfig(value === undefined ? {} : { QUIRE_SEARCH_POSTINGS_PAGES: value }).searchPostingsPages;
+    expect(setting()).toBeUndefined();
+    expect(postingsPagesFor(setting(), 'postgres')).toBe(2_000);
+    expect(postingsPagesFor(setting(), 'sqlite')).toBeUndefined();
+    expect(postingsPagesFor(setting('off'), 'postgres')).toBeUndefined();
+    expect(postingsPagesFor(setting('OFF'), 'sqlite')).toBeUndefined();
+    expect(postingsPagesFor(setting('0'), 'sqlite')).toBe(0);
+    expect(() => setting('many')).toThrow(/QUIRE_SEARCH_POSTINGS_PAGES/);
   });
 
   it('keeps files on local disk unless QUIRE_S3_BUCKET is set', () => {
