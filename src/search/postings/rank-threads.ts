@@ -8,13 +8,17 @@ import { type PostingsRanking, type RankInput, rankPostings } from './rank.js';
  * Ranking from postings on threads of its own. A common word of a 100,000-page space is 5-15 ms
  * of ranking in JS; on the server's thread every other request waited that long (bench/scale on
  * PostgreSQL: GET space beside back-to-back searches, p99 7.1 -> 35.9 ms once searches ranked
- * there). The threads are shared by the process's search indexes (they hold no state but their
- * slots), start on first use, and keep the process alive only while a ranking is on its way.
+ * there, 9.1 ms with these threads). The threads are shared by the process's search indexes
+ * (they hold no state but their slots), start on first use, and keep the process alive only
+ * while a ranking is on its way.
  */
 
 /** Threads: searches of different requests rank side by side, as on the database's backends. */
 const THREADS = 2;
-/** Below this many bytes of postings a ranking is shorter than a thread's round trip (about 0.2 ms). */
+/**
+ * Postings smaller than this are ranked here: a small space's ranking is a fraction of a
+ * millisecond, not worth a message each way and a copy of the postings.
+ */
 const INLINE_BYTES = 32 * 1024;
 
 const moduleUrl = new URL(`./rank${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;

@@ -24,7 +24,7 @@ import {
  *
  * The postings are read a chunk of pages at a time, every term of the query together: a
  * section's terms meet in a slot addressed by its page and position, with no merging or
- * hashing (merging the sorted lists of a word's forms was most of a common word's time).
+ * hashing (merging the sorted lists of a word's forms was a third of a common word's time).
  */
 
 /** A match with its terms known: any of `terms`, or a phrase whose i-th word is any of `steps[i]`. */

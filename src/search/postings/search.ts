@@ -11,11 +11,12 @@ const MAX_PREFIX_TERMS = 50;
  * From how many pages a space's search is ranked from its postings, by the setting and the
  * database; undefined: postings are neither kept nor used.
  *
- * On by default on PostgreSQL from 2,000 pages: there a large space's search ranked from its
- * postings took about half the time (bench/scale, 100,000 pages: median 40.6 -> 21.6 ms),
- * where the database visits a row per match. Off by default on SQLite, where FTS5 ranking on
- * the reader threads answered as fast through the API (median 17.7 against 18.8 ms, p99 26.3
- * against 35.9 ms) and a write costs less without postings.
+ * On by default on PostgreSQL from 2,000 pages, where the database visits a row per match: a
+ * 100,000-page space's search through the API took a third of the time ranked from its
+ * postings (bench/scale on one day: median 49.8 -> 16.7 ms, p99 128 -> 49.1 ms). Off by default
+ * on SQLite, where FTS5 ranking on the reader threads answered as fast (median 17.7 against
+ * 18.8 ms, p99 26.3 against 35.9 ms) and a write costs less without postings (rewriting one
+ * page's postings in that space: 13 ms).
  */
 export function postingsPagesFor(
   setting: number | 'off' | undefined,
@@ -37,10 +38,10 @@ export interface PostingsQuery {
 /**
  * A search of one large space, ranked from its postings (rank.ts) rather than by the engine:
  * bm25 over a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a
- * heap visit a match (issue 21: "configuration" in a 100,000-page space, 22 and 84 ms ranked by
- * the engines, 12 and 23 ms from the postings; bench/search/postings-candidate.ts). A space
- * below `minPages` pages, or without postings yet, is left to the engine: there a search is a
- * few milliseconds either way, and the engine's statement is one round trip where this is four.
+ * heap visit a match ("configuration" in a 100,000-page space, in-process: 84 ms ranked by
+ * PostgreSQL, 27 ms from the postings). A space below `minPages` pages, or without postings
+ * yet, is left to the engine: there a search is a few milliseconds either way, and the
+ * engine's statement is one round trip where this is four.
  */
 export class PostingsSearch {
   constructor(
