@@ -88,11 +88,17 @@ export function rankPostings(input: RankInput): PostingsRanking | undefined {
   }
   const top = new TopPages(input.count + 1, input.after);
   let total = 0;
-  const done = scan(input.must, input.together, input, (page, score) => {
-    if (input.hidden.has(page) || excluded.has(page)) return;
-    total++;
-    top.offer(page, score);
-  });
+  const done = scan(
+    input.must,
+    input.together,
+    input,
+    (page, score) => {
+      if (input.hidden.has(page) || excluded.has(page)) return;
+      total++;
+      top.offer(page, score);
+    },
+    () => top.floor(),
+  );
   if (!done) return undefined;
   const pages = top.sorted();
   return { pages: pages.slice(0, input.count), more: pages.length > input.count, total };
@@ -107,12 +113,17 @@ function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | un
 /**
  * Calls `visit` with each page where every match is in one section, in page order, with its
  * best section's score. Answers false (visiting nothing) when the query has too many words.
+ *
+ * A page's score is exact when it reaches `floor()` (asked before each chunk); below it, the
+ * words-together tier is left unread, as its page ranks below the answer either way: that
+ * phrase's test in every section holding all the words was a third of a two-word ranking.
  */
 function scan(
   must: readonly ResolvedMatch[],
   together: ResolvedMatch | undefined,
   input: RankInput,
   visit: (page: number, score: number) => void,
+  floor: () => number = () => Number.NEGATIVE_INFINITY,
 ): boolean {
   // Every term's roles: which parts it satisfies.
   const roles = new Map<string, Part[]>();
@@ -157,8 +168,23 @@ function scan(
     for (const row of input.rows.get(term)!) holding += sectionsIn(row.entries);
     idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
   }
+  // What reading a term adds to a section: the bits of the parts it is, relevance once a part.
+  const readings = new Map<string, { bits: number; times: number; weight: number; at: number }>();
+  for (const term of terms) {
+    const parts = roles.get(term) ?? [];
+    let termBits = 0;
+    for (const part of parts) termBits |= part.bit;
+    readings.set(term, {
+      bits: termBits,
+      times: parts.length,
+      weight: idf.get(term)! * (K1 + 1),
+      at: positional.get(term) ?? -1,
+    });
+  }
   const slots = Slots.take(positional.size);
-  const norm = (length: number) => K1 * (1 - B + (B * length) / (input.averageLength || 1));
+  // bm25's length normalisation, K1 * (1 - B + B * length / average), as a + b * length.
+  const normBase = K1 * (1 - B);
+  const normScale = (K1 * B) / (input.averageLength || 1);
   // The rows of each chunk, every term's.
   const chunks = new Map<number, Array<{ term: string; row: TermRows }>>();
   for (const term of terms)
@@ -173,31 +199,40 @@ function scan(
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
     const here = new Map(chunks.get(chunk)!.map(({ term, row }) => [term, row]));
+    slots.begin();
     for (const { term, row } of chunks.get(chunk)!) {
-      const parts = roles.get(term) ?? [];
-      const weight = idf.get(term)!;
-      const at = positional.get(term);
-      reader.start(base, row.entries, at === undefined ? null : row.positions);
+      const { bits: termBits, times, weight, at } = readings.get(term)!;
+      const offsets = at < 0 ? undefined : slots.positions(at);
+      // Read again only when a far slot made the arrays grow.
+      let marks = slots.marks;
+      let bm = slots.bm;
+      reader.start(base, row.entries, offsets ? row.positions : null);
       while (reader.next()) {
         const slot = slots.slot(reader.page - base, reader.position);
-        const tf = reader.weight;
-        const score = (weight * tf * (K1 + 1)) / (tf + norm(reader.length));
-        // Every term of a word adds its relevance, as the engines score a word's forms.
-        for (const part of parts) {
-          slots.mask[slot]! |= part.bit;
-          slots.bm[slot]! += score;
-          if (reader.flags & IN_TITLE) slots.title[slot]! |= part.bit;
-          if (reader.flags & IN_HEADING) slots.heading[slot]! |= part.bit;
+        if (slot >= DIRECT_SLOTS) {
+          marks = slots.marks;
+          bm = slots.bm;
         }
-        if (at !== undefined) slots.positions(at)[slot] = reader.positionsAt;
+        const tf = reader.weight;
+        const score = (weight * tf) / (tf + normBase + normScale * reader.length);
+        // Every term of a word adds its relevance, as the engines score a word's forms.
+        for (let i = 0; i < times; i++) bm[slot]! += score;
+        const m = slot * 3;
+        marks[m]! |= termBits;
+        if (reader.flags & IN_TITLE) marks[m + 1]! |= termBits;
+        if (reader.flags & IN_HEADING) marks[m + 2]! |= termBits;
+        if (offsets) slots.positions(at)[slot] = reader.positionsAt;
       }
     }
     // Each page's best section, then the pages in order: no sorting.
     best.fill(-1);
+    const { marks, bm } = slots;
+    const least = floor();
     for (const slot of slots.touched()) {
-      if (slots.mask[slot] !== all) continue;
-      let title = slots.title[slot]! === all;
-      let heading = slots.heading[slot]! === all;
+      const m = slot * 3;
+      if (marks[m] !== all) continue;
+      let title = marks[m + 1] === all;
+      let heading = marks[m + 2] === all;
       let matches = true;
       for (const phrase of phrases) {
         const where = phraseIn(phrase.steps, slot, slots, positional, input.rows, positions, here);
@@ -210,16 +245,18 @@ function scan(
         if (!(where & IN_HEADING)) heading = false;
       }
       if (!matches) continue;
-      const close = togetherSteps
-        ? phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
-        : false;
-      const bm = slots.bm[slot]!;
-      const value = (title ? 4 : 0) + (heading ? 2 : 0) + (close ? 1 : 0) + bm / (1 + bm);
+      const relevance = bm[slot]!;
+      let value = (title ? 4 : 0) + (heading ? 2 : 0) + relevance / (1 + relevance);
+      if (
+        togetherSteps &&
+        value + 1 >= least &&
+        phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
+      )
+        value += 1;
       const page = slots.pageOf(slot);
       if (value > best[page]!) best[page] = value;
     }
     for (let page = 0; page < best.length; page++) if (best[page]! >= 0) visit(base + page, best[page]!);
-    slots.reset();
   }
   slots.give();
   return true;
@@ -269,13 +306,15 @@ function phraseIn(
 
 /**
  * The sections of one chunk of pages met so far, each in a slot: page-in-chunk times 64 plus
- * position for the first 64 sections of a page, a map for the others.
+ * position for the first 64 sections of a page, a map for the others. A slot is emptied when
+ * a chunk first meets it (its stamp is older than the chunk's), not after: emptying every
+ * touched slot after each chunk was a tenth of a common word's ranking.
  */
 class Slots {
   /**
    * The slots of the last scan, for the next: 2-3 MB that every search would otherwise allocate,
    * zero and leave to the collector. A scan never waits, so one at a time uses them; a scan
-   * that throws keeps its dirty slots, and the next takes new ones.
+   * that throws keeps its slots, and the next takes new ones.
    */
   private static spare: Slots | undefined;
 
@@ -285,15 +324,16 @@ class Slots {
     return spare && spare.offsets.length >= positional ? spare : new Slots(positional);
   }
 
-  /** Back for the next scan, every slot empty. */
   give(): void {
     Slots.spare = this;
   }
 
-  mask = new Uint32Array(DIRECT_SLOTS);
+  /** Three a slot, side by side: the bits of the parts in the section, in its title, in its heading. */
+  marks = new Uint32Array(DIRECT_SLOTS * 3);
   bm = new Float64Array(DIRECT_SLOTS);
-  title = new Uint32Array(DIRECT_SLOTS);
-  heading = new Uint32Array(DIRECT_SLOTS);
+  /** The chunk that last emptied each slot. */
+  private stamps = new Uint32Array(DIRECT_SLOTS);
+  private stamp = 0;
   private readonly offsets: Int32Array[];
   private used = new Int32Array(1024);
   private count = 0;
@@ -301,7 +341,18 @@ class Slots {
   private readonly farKeys: number[] = [];
 
   constructor(positional: number) {
-    this.offsets = Array.from({ length: positional }, () => new Int32Array(DIRECT_SLOTS).fill(-1));
+    this.offsets = Array.from({ length: positional }, () => new Int32Array(DIRECT_SLOTS));
+  }
+
+  /** A new chunk: every slot is empty. */
+  begin(): void {
+    this.count = 0;
+    this.far.clear();
+    this.farKeys.length = 0;
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
   }
 
   slot(page: number, position: number): number {
@@ -316,7 +367,7 @@ class Slots {
       this.farKeys.push(key);
       this.grow(slot + 1);
     }
-    if (this.marked[slot] === 0) this.use(slot);
+    if (this.stamps[slot] !== this.stamp) this.use(slot);
     return slot;
   }
 
@@ -335,25 +386,14 @@ class Slots {
     return this.used.subarray(0, this.count);
   }
 
-  reset(): void {
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.used[i]!;
-      this.mask[slot] = 0;
-      this.bm[slot] = 0;
-      this.title[slot] = 0;
-      this.heading[slot] = 0;
-      this.marked[slot] = 0;
-      for (const offsets of this.offsets) offsets[slot] = -1;
-    }
-    this.count = 0;
-    this.far.clear();
-    this.farKeys.length = 0;
-  }
-
-  private marked = new Uint8Array(DIRECT_SLOTS);
-
   private use(slot: number): void {
-    this.marked[slot] = 1;
+    this.stamps[slot] = this.stamp;
+    const m = slot * 3;
+    this.marks[m] = 0;
+    this.marks[m + 1] = 0;
+    this.marks[m + 2] = 0;
+    this.bm[slot] = 0;
+    for (const offsets of this.offsets) offsets[slot] = -1;
     if (this.count === this.used.length) {
       const bigger = new Int32Array(this.used.length * 2);
       bigger.set(this.used);
@@ -363,23 +403,17 @@ class Slots {
   }
 
   private grow(size: number): void {
-    if (size <= this.mask.length) return;
-    const length = Math.max(size, this.mask.length + 1024);
-    const widen = <T extends Uint32Array | Float64Array | Uint8Array>(from: T, make: (n: number) => T): T => {
-      const to = make(length);
+    if (size <= this.bm.length) return;
+    const length = Math.max(size, this.bm.length + 1024);
+    const widen = <T extends Uint32Array | Float64Array | Int32Array>(from: T, to: T): T => {
       to.set(from);
       return to;
     };
-    this.mask = widen(this.mask, (n) => new Uint32Array(n));
-    this.bm = widen(this.bm, (n) => new Float64Array(n));
-    this.title = widen(this.title, (n) => new Uint32Array(n));
-    this.heading = widen(this.heading, (n) => new Uint32Array(n));
-    this.marked = widen(this.marked, (n) => new Uint8Array(n));
-    for (let i = 0; i < this.offsets.length; i++) {
-      const to = new Int32Array(length).fill(-1);
-      to.set(this.offsets[i]!);
-      this.offsets[i] = to;
-    }
+    this.marks = widen(this.marks, new Uint32Array(length * 3));
+    this.bm = widen(this.bm, new Float64Array(length));
+    this.stamps = widen(this.stamps, new Uint32Array(length));
+    for (let i = 0; i < this.offsets.length; i++)
+      this.offsets[i] = widen(this.offsets[i]!, new Int32Array(length));
   }
 }
 
@@ -400,8 +434,13 @@ class TopPages {
   offer(page: number, score: number): void {
     const { after } = this;
     if (after && !(score < after.score || (score === after.score && page > after.page))) return;
-    const item = { page, score };
     const heap = this.heap;
+    // Most pages of a common word rank below the heap's worst: no object for them.
+    if (heap.length === this.size) {
+      const worst = heap[0]!;
+      if (score < worst.score || (score === worst.score && page > worst.page)) return;
+    }
+    const item = { page, score };
     if (heap.length < this.size) {
       heap.push(item);
       let i = heap.length - 1;
@@ -426,6 +465,11 @@ class TopPages {
       [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
       i = worst;
     }
+  }
+
+  /** The score a page must reach to be kept (ties by page number): the worst kept, once full. */
+  floor(): number {
+    return this.heap.length < this.size ? Number.NEGATIVE_INFINITY : this.heap[0]!.score;
   }
 
   sorted(): Array<{ page: number; score: number }> {
