@@ -30,6 +30,7 @@ import * as searchPageTermsSqlite from './migrations/0027-search-page-terms-sqli
 import * as searchVectorsInline from './migrations/0028-search-vectors-inline.js';
 import * as searchTitleHeadingTables from './migrations/0029-search-title-heading-tables.js';
 import * as searchPostings from './migrations/0030-search-postings.js';
+import * as searchPostingsGeneration from './migrations/0031-search-postings-generation.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-search-vectors-inline': searchVectorsInline,
   '0029-search-title-heading-tables': searchTitleHeadingTables,
   '0030-search-postings': searchPostings,
+  '0031-search-postings-generation': searchPostingsGeneration,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -509,6 +509,8 @@ export interface SearchSpaceStatsTable {
   sections: number;
   /** Terms of every section, title and heading included (bm25's average length). */
   tokens: number;
+  /** New at every write of the space's postings (0031); 0: never written since. */
+  generation: Generated<number>;
 }
 
 /** Git sync of a space (src/areas/git). */

@@ -357,6 +357,8 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   async movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void> {
+    // Pages hidden or shown: processes read the hidden pages again.
+    if (places.length > 0) await this.postings.touch(tx, spaceId);
     for (const place of places) {
       await tx
         .updateTable('search_pages')

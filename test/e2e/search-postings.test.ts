@@ -3,8 +3,10 @@ import type { Db } from '../../src/db/database.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { pagePostings } from '../../src/search/postings/build.js';
 import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.js';
+import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { IndexedPage } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
+import { createOrg, createUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -198,5 +200,45 @@ describe('search postings', () => {
     expect(kept.rows.length).toBeGreaterThan(0);
     await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
     expect(await postingsOf(deps.db, spaceId)).toEqual({ rows: [], terms: [], stats: undefined });
+  });
+});
+
+describe('postings kept by a process', () => {
+  it('are read again once another process writes the space, and after it drops and rebuilds them', async () => {
+    const { deps } = server.app.quire;
+    const writer = server.app.quire.services.searchEngine.index;
+    // Another process's index on the same database: its own cache.
+    const reader =
+      deps.dialect === 'postgres'
+        ? new PostgresSearchIndex(deps.db, 0)
+        : new SqliteSearchIndex(deps.db, undefined, undefined, 0);
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Harbours' });
+    const spaceId = space.id;
+    const write = (remove: string[], pages: IndexedPage[]) =>
+      deps.db.transaction().execute((tx) => writer.writePages(tx, spaceId, 'en', remove, pages));
+    const search = async (text: string) => {
+      const clauses = parseQuery(text);
+      const plan = planQuery(clauses, await reader.expansions(['en'], stemRequests(clauses)));
+      const ranked = await reader.rank(plan, { spaceIds: [spaceId], includeHidden: false }, undefined, 10);
+      return { total: ranked.total, pages: ranked.pages.map((p) => p.pageId) };
+    };
+    await write([], [page('a', 'Harbour', 'a lighthouse keeper'), page('b', 'Quay', 'the harbour wall')]);
+    expect(await search('harbour')).toEqual({ total: 2, pages: ['a', 'b'] });
+    expect(await search('harbour')).toEqual({ total: 2, pages: ['a', 'b'] });
+    await write(['b'], [page('b', 'Quay', 'the sea wall'), page('c', 'Pier', 'harbour lights')]);
+    expect(await search('harbour')).toEqual({ total: 2, pages: ['a', 'c'] });
+    // A page hidden by a move (no text written): left out at once.
+    await deps.db
+      .transaction()
+      .execute((tx) =>
+        writer.movePages(tx, spaceId, [{ pageId: 'a', path: 'a', ancestors: [], hidden: true }]),
+      );
+    expect(await search('harbour')).toEqual({ total: 1, pages: ['c'] });
+    await deps.db.transaction().execute((tx) => writer.dropSpace(tx, spaceId));
+    await write([], [page('d', 'Dock', 'harbour cranes')]);
+    expect(await search('harbour')).toEqual({ total: 1, pages: ['d'] });
+    await deps.db.transaction().execute((tx) => writer.dropSpace(tx, spaceId));
   });
 });

@@ -5,7 +5,6 @@ import {
   HEADING_AT,
   IN_HEADING,
   IN_TITLE,
-  POSITION_SPAN,
   readPositions,
   sectionsIn,
 } from './codec.js';
@@ -35,6 +34,8 @@ export interface TermRows {
   chunk: number;
   entries: Uint8Array;
   positions: Uint8Array | null;
+  /** How many sections `entries` holds, when counted already (cache.ts). */
+  sections?: number;
 }
 
 export interface RankInput {
@@ -61,9 +62,6 @@ const K1 = 1.2;
 const B = 0.75;
 /** Words of a query a slot tells apart (bits of a 32-bit mask). */
 const MAX_PARTS = 31;
-/** Sections of a page addressed directly; later ones (rare) by a map. */
-const DIRECT_POSITIONS = 64;
-const DIRECT_SLOTS = (1 << CHUNK_BITS) * DIRECT_POSITIONS;
 
 /** The query's parts: each word, or each word of a phrase, is a bit every matching section must have. */
 interface Part {
@@ -92,11 +90,16 @@ export function rankPostings(input: RankInput): PostingsRanking | undefined {
     input.must,
     input.together,
     input,
-    (page, score) => {
-      if (input.hidden.has(page) || excluded.has(page)) return;
-      total++;
-      top.offer(page, score);
-    },
+    input.hidden.size > 0 || excluded.size > 0
+      ? (page, score) => {
+          if (input.hidden.has(page) || excluded.has(page)) return;
+          total++;
+          top.offer(page, score);
+        }
+      : (page, score) => {
+          total++;
+          top.offer(page, score);
+        },
     () => top.floor(),
   );
   if (!done) return undefined;
@@ -111,8 +114,8 @@ function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | un
 }
 
 /**
- * Calls `visit` with each page where every match is in one section, in page order, with its
- * best section's score. Answers false (visiting nothing) when the query has too many words.
+ * Calls `visit` with each page where every match is in one section, with its best section's
+ * score. Answers false (visiting nothing) when the query has too many words.
  *
  * A page's score is exact when it reaches `floor()` (asked before each chunk); below it, the
  * words-together tier is left unread, as its page ranks below the answer either way: that
@@ -165,7 +168,7 @@ function scan(
   const idf = new Map<string, number>();
   for (const term of terms) {
     let holding = 0;
-    for (const row of input.rows.get(term)!) holding += sectionsIn(row.entries);
+    for (const row of input.rows.get(term)!) holding += row.sections ?? sectionsIn(row.entries);
     idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
   }
   // What reading a term adds to a section: the bits of the parts it is, relevance once a part.
@@ -194,7 +197,9 @@ function scan(
       else chunks.set(row.chunk, [{ term, row }]);
     }
   const reader = new EntryReader();
-  const best = new Float64Array(1 << CHUNK_BITS);
+  // Each page's best section in the chunk (-1: none yet), and the pages that have one.
+  const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
+  const found = new Int32Array(1 << CHUNK_BITS);
   const positions: number[][] = [];
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
@@ -202,17 +207,14 @@ function scan(
     slots.begin();
     for (const { term, row } of chunks.get(chunk)!) {
       const { bits: termBits, times, weight, at } = readings.get(term)!;
+      // Room for every section of the row first: the arrays stay the same while it is read.
+      slots.reserve(row.sections ?? sectionsIn(row.entries));
+      const { marks, bm } = slots;
       const offsets = at < 0 ? undefined : slots.positions(at);
-      // Read again only when a far slot made the arrays grow.
-      let marks = slots.marks;
-      let bm = slots.bm;
+      slots.restart();
       reader.start(base, row.entries, offsets ? row.positions : null);
       while (reader.next()) {
         const slot = slots.slot(reader.page - base, reader.position);
-        if (slot >= DIRECT_SLOTS) {
-          marks = slots.marks;
-          bm = slots.bm;
-        }
         const tf = reader.weight;
         const score = (weight * tf) / (tf + normBase + normScale * reader.length);
         // Every term of a word adds its relevance, as the engines score a word's forms.
@@ -221,14 +223,13 @@ function scan(
         marks[m]! |= termBits;
         if (reader.flags & IN_TITLE) marks[m + 1]! |= termBits;
         if (reader.flags & IN_HEADING) marks[m + 2]! |= termBits;
-        if (offsets) slots.positions(at)[slot] = reader.positionsAt;
+        if (offsets) offsets[slot] = reader.positionsAt;
       }
     }
-    // Each page's best section, then the pages in order: no sorting.
-    best.fill(-1);
     const { marks, bm } = slots;
+    let pages = 0;
     const least = floor();
-    for (const slot of slots.touched()) {
+    for (let slot = 0; slot < slots.count; slot++) {
       const m = slot * 3;
       if (marks[m] !== all) continue;
       let title = marks[m + 1] === all;
@@ -253,10 +254,15 @@ function scan(
         phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
       )
         value += 1;
-      const page = slots.pageOf(slot);
+      const page = slots.pages[slot]!;
+      if (best[page]! < 0) found[pages++] = page;
       if (value > best[page]!) best[page] = value;
     }
-    for (let page = 0; page < best.length; page++) if (best[page]! >= 0) visit(base + page, best[page]!);
+    for (let i = 0; i < pages; i++) {
+      const page = found[i]!;
+      visit(base + page, best[page]!);
+      best[page] = -1;
+    }
   }
   slots.give();
   return true;
@@ -305,16 +311,17 @@ function phraseIn(
 }
 
 /**
- * The sections of one chunk of pages met so far, each in a slot: page-in-chunk times 64 plus
- * position for the first 64 sections of a page, a map for the others. A slot is emptied when
- * a chunk first meets it (its stamp is older than the chunk's), not after: emptying every
- * touched slot after each chunk was a tenth of a common word's ranking.
+ * The sections of one chunk of pages met so far, each in a slot numbered in the order met, so a
+ * chunk's slots are side by side in a few kilobytes. A page's slots are a list in position
+ * order from `head`; a term's sections come in page and position order, so each is found from
+ * the one before it. (Slots addressed by page and position took a cache miss at almost every
+ * section: half of a common word's ranking.)
  */
 class Slots {
   /**
-   * The slots of the last scan, for the next: 2-3 MB that every search would otherwise allocate,
-   * zero and leave to the collector. A scan never waits, so one at a time uses them; a scan
-   * that throws keeps its slots, and the next takes new ones.
+   * The slots of the last scan, for the next: every search would otherwise allocate them and
+   * leave them to the collector. A scan never waits, so one at a time uses them; a scan that
+   * throws keeps its slots, and the next takes new ones.
    */
   private static spare: Slots | undefined;
 
@@ -328,92 +335,88 @@ class Slots {
     Slots.spare = this;
   }
 
+  /** Slots in use. */
+  count = 0;
+  /** Each slot's page in the chunk. */
+  pages = new Int32Array(4096);
   /** Three a slot, side by side: the bits of the parts in the section, in its title, in its heading. */
-  marks = new Uint32Array(DIRECT_SLOTS * 3);
-  bm = new Float64Array(DIRECT_SLOTS);
-  /** The chunk that last emptied each slot. */
-  private stamps = new Uint32Array(DIRECT_SLOTS);
-  private stamp = 0;
+  marks = new Uint32Array(4096 * 3);
+  bm = new Float64Array(4096);
+  private positionOf = new Int32Array(4096);
+  /** The next slot of the same page, by position; -1 after its last. */
+  private next = new Int32Array(4096);
+  /** Each page's first slot; -1 when it has none. */
+  private readonly head = new Int32Array(1 << CHUNK_BITS).fill(-1);
   private readonly offsets: Int32Array[];
-  private used = new Int32Array(1024);
-  private count = 0;
-  private readonly far = new Map<number, number>();
-  private readonly farKeys: number[] = [];
+  /** The page and slot of the section last found, where the next section's search begins. */
+  private lastPage = -1;
+  private lastSlot = -1;
 
   constructor(positional: number) {
-    this.offsets = Array.from({ length: positional }, () => new Int32Array(DIRECT_SLOTS));
+    this.offsets = Array.from({ length: positional }, () => new Int32Array(4096));
   }
 
-  /** A new chunk: every slot is empty. */
+  /** A new chunk: no slots. */
   begin(): void {
+    for (let slot = 0; slot < this.count; slot++) this.head[this.pages[slot]!] = -1;
     this.count = 0;
-    this.far.clear();
-    this.farKeys.length = 0;
-    if (++this.stamp === 0xffffffff) {
-      this.stamps.fill(0);
-      this.stamp = 1;
-    }
   }
 
+  /** A term's sections begin again from the chunk's first page. */
+  restart(): void {
+    this.lastPage = -1;
+  }
+
+  /** Room for `more` slots, so no array changes before they are taken. */
+  reserve(more: number): void {
+    const size = this.count + more;
+    if (size <= this.bm.length) return;
+    const length = Math.max(size, this.bm.length * 2);
+    const widen = <T extends Uint32Array | Float64Array | Int32Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.pages = widen(this.pages, new Int32Array(length));
+    this.marks = widen(this.marks, new Uint32Array(length * 3));
+    this.bm = widen(this.bm, new Float64Array(length));
+    this.positionOf = widen(this.positionOf, new Int32Array(length));
+    this.next = widen(this.next, new Int32Array(length));
+    for (let i = 0; i < this.offsets.length; i++)
+      this.offsets[i] = widen(this.offsets[i]!, new Int32Array(length));
+  }
+
+  /** The slot of a section, taken when it is new; sections of a term in page and position order. */
   slot(page: number, position: number): number {
-    let slot: number;
-    if (position < DIRECT_POSITIONS) slot = page * DIRECT_POSITIONS + position;
-    else {
-      const key = page * POSITION_SPAN + position;
-      const known = this.far.get(key);
-      if (known !== undefined) return known;
-      slot = DIRECT_SLOTS + this.farKeys.length;
-      this.far.set(key, slot);
-      this.farKeys.push(key);
-      this.grow(slot + 1);
+    const { positionOf, next } = this;
+    let before = page === this.lastPage ? this.lastSlot : -1;
+    let slot = before < 0 ? this.head[page]! : next[before]!;
+    while (slot >= 0 && positionOf[slot]! < position) {
+      before = slot;
+      slot = next[slot]!;
     }
-    if (this.stamps[slot] !== this.stamp) this.use(slot);
+    if (slot < 0 || positionOf[slot] !== position) {
+      const taken = this.count++;
+      this.pages[taken] = page;
+      positionOf[taken] = position;
+      next[taken] = slot;
+      const m = taken * 3;
+      this.marks[m] = 0;
+      this.marks[m + 1] = 0;
+      this.marks[m + 2] = 0;
+      this.bm[taken] = 0;
+      for (const offsets of this.offsets) offsets[taken] = -1;
+      if (before < 0) this.head[page] = taken;
+      else next[before] = taken;
+      slot = taken;
+    }
+    this.lastPage = page;
+    this.lastSlot = slot;
     return slot;
   }
 
   /** Where each positional term's positions of a section begin, by slot; -1 when it has none. */
   positions(term: number): Int32Array {
     return this.offsets[term]!;
-  }
-
-  /** The page in its chunk of a section's slot. */
-  pageOf(slot: number): number {
-    if (slot >= DIRECT_SLOTS) return Math.floor(this.farKeys[slot - DIRECT_SLOTS]! / POSITION_SPAN);
-    return Math.floor(slot / DIRECT_POSITIONS);
-  }
-
-  touched(): Int32Array {
-    return this.used.subarray(0, this.count);
-  }
-
-  private use(slot: number): void {
-    this.stamps[slot] = this.stamp;
-    const m = slot * 3;
-    this.marks[m] = 0;
-    this.marks[m + 1] = 0;
-    this.marks[m + 2] = 0;
-    this.bm[slot] = 0;
-    for (const offsets of this.offsets) offsets[slot] = -1;
-    if (this.count === this.used.length) {
-      const bigger = new Int32Array(this.used.length * 2);
-      bigger.set(this.used);
-      this.used = bigger;
-    }
-    this.used[this.count++] = slot;
-  }
-
-  private grow(size: number): void {
-    if (size <= this.bm.length) return;
-    const length = Math.max(size, this.bm.length + 1024);
-    const widen = <T extends Uint32Array | Float64Array | Int32Array>(from: T, to: T): T => {
-      to.set(from);
-      return to;
-    };
-    this.marks = widen(this.marks, new Uint32Array(length * 3));
-    this.bm = widen(this.bm, new Float64Array(length));
-    this.stamps = widen(this.stamps, new Uint32Array(length));
-    for (let i = 0; i < this.offsets.length; i++)
-      this.offsets[i] = widen(this.offsets[i]!, new Int32Array(length));
   }
 }
 

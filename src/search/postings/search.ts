@@ -1,11 +1,17 @@
 import type { Db } from '../../db/database.js';
 import type { Match, QueryPlan } from '../query.js';
-import type { PostingsRanking, ResolvedMatch } from './rank.js';
+import { PostingsCache, type SpaceFacts } from './cache.js';
+import type { PostingsRanking, ResolvedMatch, TermRows } from './rank.js';
 import { rankAside } from './rank-threads.js';
 import type { PostingsStore } from './store.js';
 
 /** A prefix beginning more terms than this is left to the engine (it has prefix indexes). */
 const MAX_PREFIX_TERMS = 50;
+/**
+ * Bytes of postings a process keeps between searches (cache.ts): the rows of about a hundred
+ * common words of a 100,000-page space.
+ */
+const CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * From how many pages a space's search is ranked from its postings, by the setting and the
@@ -44,6 +50,8 @@ export interface PostingsQuery {
  * engine's statement is one round trip where this is four.
  */
 export class PostingsSearch {
+  private readonly cache = new PostingsCache(CACHE_BYTES);
+
   constructor(
     private readonly db: Db,
     private readonly store: PostingsStore,
@@ -57,11 +65,14 @@ export class PostingsSearch {
     const stats = await this.store.searchable(spaceId);
     if (!stats || stats.pages < this.minPages || stats.pages === 0) return undefined;
     if (stats.deleted) return { pages: [], more: false, total: 0 };
+    const facts = this.cache.facts(spaceId, stats.generation);
     const resolve = async (match: Match): Promise<ResolvedMatch | undefined> => {
       const prefix = match.kind === 'any' ? match.prefix : match.prefixLast ? match.terms.at(-1) : undefined;
       let begun: string[] = [];
       if (prefix !== undefined) {
-        begun = await this.store.completions(spaceId, prefix, MAX_PREFIX_TERMS);
+        const known = facts?.completions.get(prefix);
+        begun = known ?? (await this.store.completions(spaceId, prefix, MAX_PREFIX_TERMS));
+        if (!known) facts?.completions.set(prefix, begun);
         if (begun.length > MAX_PREFIX_TERMS) return undefined;
       }
       if (match.kind === 'any') return { kind: 'any', terms: [...match.terms, ...begun] };
@@ -93,8 +104,8 @@ export class PostingsSearch {
       if (match.kind === 'phrase' && match.steps.length > 1) for (const term of words) positional.add(term);
     }
     const [rows, hidden, after] = await Promise.all([
-      this.store.termRows(spaceId, stats.pages, [...terms], positional),
-      query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId),
+      this.termRows(spaceId, stats, [...terms], positional),
+      query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId, facts),
       query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
     ]);
     return rankAside({
@@ -111,14 +122,48 @@ export class PostingsSearch {
     });
   }
 
-  private async hiddenPages(spaceId: string): Promise<number[]> {
+  /** The terms' rows, from the cache when kept for the generation read with the statistics. */
+  private async termRows(
+    spaceId: string,
+    stats: { pages: number; generation: number },
+    terms: string[],
+    positional: ReadonlySet<string>,
+  ): Promise<Map<string, TermRows[]>> {
+    const out = new Map<string, TermRows[]>();
+    const missing: string[] = [];
+    for (const term of terms) {
+      const kept = this.cache.get(spaceId, stats.generation, term, positional.has(term));
+      if (!kept) missing.push(term);
+      // A term without rows is not in the answer, as the store answers.
+      else if (kept.length > 0) out.set(term, kept);
+    }
+    if (missing.length === 0) return out;
+    const read = await this.store.termRows(spaceId, stats.pages, missing, positional);
+    for (const term of missing) {
+      // A term with no rows is kept too: a word the space lacks is asked again as often.
+      const rows = this.cache.put(
+        spaceId,
+        stats.generation,
+        term,
+        positional.has(term),
+        read.get(term) ?? [],
+      );
+      if (rows.length > 0) out.set(term, rows);
+    }
+    return out;
+  }
+
+  private async hiddenPages(spaceId: string, facts: SpaceFacts | undefined): Promise<number[]> {
+    if (facts?.hidden) return facts.hidden;
     const rows = await this.db
       .selectFrom('search_pages')
       .select('num')
       .where('space_id', '=', spaceId)
       .where('hidden', '=', 1)
       .execute();
-    return rows.flatMap((row) => (row.num === null ? [] : [Number(row.num)]));
+    const hidden = rows.flatMap((row) => (row.num === null ? [] : [Number(row.num)]));
+    if (facts) facts.hidden = hidden;
+    return hidden;
   }
 
   private async pageNumber(spaceId: string, pageId: string): Promise<number | undefined> {

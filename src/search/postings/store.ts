@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type CompiledQuery, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import { type PagePostings, type PostedPage, pagePostings } from './build.js';
@@ -11,6 +12,9 @@ function batches<T>(items: T[], size = BATCH): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** Random, not counted: a space dropped and built again starts no count over (cache.ts). */
+const newGeneration = () => randomInt(1, 2 ** 48);
 
 export interface SpaceStats {
   pages: number;
@@ -198,14 +202,27 @@ export class PostingsStore {
         .execute();
     await tx
       .insertInto('search_space_stats')
-      .values({ space_id: spaceId, ...total })
+      .values({ space_id: spaceId, ...total, generation: newGeneration() })
       .onConflict((oc) =>
         oc.column('space_id').doUpdateSet({
           pages: sql`search_space_stats.pages + excluded.pages`,
           sections: sql`search_space_stats.sections + excluded.sections`,
           tokens: sql`search_space_stats.tokens + excluded.tokens`,
+          generation: sql`excluded.generation`,
         }),
       )
+      .execute();
+  }
+
+  /**
+   * A new generation for the space's postings when something a search of them reads besides
+   * them changed (pages hidden or shown): processes read them again (cache.ts).
+   */
+  async touch(tx: Tx, spaceId: string): Promise<void> {
+    await tx
+      .updateTable('search_space_stats')
+      .set({ generation: newGeneration() })
+      .where('space_id', '=', spaceId)
       .execute();
   }
 
@@ -223,12 +240,17 @@ export class PostingsStore {
     return row && { pages: Number(row.pages), sections: Number(row.sections), tokens: Number(row.tokens) };
   }
 
-  /** The space's statistics, and whether the space is deleted; undefined without postings. */
-  async searchable(spaceId: string): Promise<(SpaceStats & { deleted: boolean }) | undefined> {
+  /**
+   * The space's statistics, the generation of its postings, and whether the space is deleted;
+   * undefined without postings.
+   */
+  async searchable(
+    spaceId: string,
+  ): Promise<(SpaceStats & { generation: number; deleted: boolean }) | undefined> {
     const row = await this.db
       .selectFrom('search_space_stats as t')
       .innerJoin('spaces as s', 's.id', 't.space_id')
-      .select(['t.pages', 't.sections', 't.tokens', 's.deleted_at'])
+      .select(['t.pages', 't.sections', 't.tokens', 't.generation', 's.deleted_at'])
       .where('t.space_id', '=', spaceId)
       .executeTakeFirst();
     return (
@@ -236,6 +258,7 @@ export class PostingsStore {
         pages: Number(row.pages),
         sections: Number(row.sections),
         tokens: Number(row.tokens),
+        generation: Number(row.generation),
         deleted: row.deleted_at !== null,
       }
     );
