@@ -7,6 +7,7 @@ import {
   encode,
   type Posting,
   readPositions,
+  rewrite,
   sectionsIn,
 } from '../../src/search/postings/codec.js';
 import {
@@ -29,7 +30,60 @@ function random(seed: number) {
   };
 }
 
+/** Postings of a chunk's pages `from`, a few sections each, some past position 64. */
+function chunkPostings(next: () => number, chunk: number, from: readonly number[]): Posting[] {
+  const out: Posting[] = [];
+  for (const page of from) {
+    let position = Math.floor(next() * 3);
+    for (let n = 1 + Math.floor(next() * 3); n > 0; n--) {
+      out.push({
+        page,
+        position,
+        weight: 1 + Math.floor(next() * (next() < 0.1 ? 5_000_000 : 20)),
+        flags: Math.floor(next() * 4),
+        length: 1 + Math.floor(next() * 300),
+        at: [
+          ...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => Math.floor(next() * 200_000))),
+        ].sort((a, b) => a - b),
+      });
+      position += 1 + Math.floor(next() * (next() < 0.2 ? 90 : 3));
+    }
+  }
+  return out;
+}
+
 describe('postings codec', () => {
+  it('rewrites a chunk from its bytes exactly as encoding the changed postings would', () => {
+    const next = random(11);
+    const chunk = 5;
+    const base = chunk << 10;
+    for (let round = 0; round < 300; round++) {
+      const pick = (share: number) =>
+        Array.from({ length: 1024 }, (_, i) => base + i).filter(() => next() < share);
+      const old = chunkPostings(next, chunk, pick(next() < 0.5 ? 0.02 : 0.3));
+      const oldPages = [...new Set(old.map((p) => p.page))];
+      // Pages written: some held the term, some did not; the first and last often among them.
+      const written = [...new Set([...pick(0.01), ...oldPages.filter(() => next() < 0.1)])];
+      if (next() < 0.3 && oldPages.length > 0) written.push(oldPages[0]!, oldPages.at(-1)!);
+      const pages = [...new Set(written)].sort((a, b) => a - b);
+      const added = chunkPostings(
+        next,
+        chunk,
+        pages.filter(() => next() < 0.6),
+      );
+      const gone = new Set(pages);
+      const expected = [...old.filter((p) => !gone.has(p.page)), ...added].sort(
+        (a, b) => a.page - b.page || a.position - b.position,
+      );
+      const blobs = encode(chunk, old);
+      const result = rewrite(chunk, blobs.entries, blobs.positions, pages, added);
+      const want = encode(chunk, expected);
+      expect(result.removed).toBe(old.length - old.filter((p) => !gone.has(p.page)).length);
+      expect(Buffer.from(result.entries).equals(want.entries)).toBe(true);
+      expect(Buffer.from(result.positions).equals(want.positions)).toBe(true);
+    }
+  });
+
   it('decodes what it encodes: pages, positions past 64, large values and positions', () => {
     const next = random(7);
     const chunk = 3;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { type CompiledQuery, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import { type PagePostings, type PostedPage, pagePostings } from './build.js';
-import { chunkOf, decode, encode, type Posting } from './codec.js';
+import { chunkOf, encode, type Posting, rewrite } from './codec.js';
 
 /** Rows written or read per statement (SQLite's bound parameters; PostgreSQL's message size). */
 const BATCH = 200;
@@ -115,7 +115,7 @@ export class PostingsStore {
     const emptied: Array<{ term: string; chunk: number }> = [];
     // A chunk at a time: the postings of a whole space (100,000 pages) as objects would not fit.
     for (const [chunk, { before: old, after: now }] of [...byChunk].sort((a, b) => a[0] - b[0])) {
-      const pages = new Set([...old, ...now].map((page) => page.num));
+      const written = [...new Set([...old, ...now].map((page) => page.num))].sort((a, b) => a - b);
       const added = new Map<string, Posting[]>();
       const terms = new Set<string>();
       const tally = (posted: PagePostings, sign: number) => {
@@ -149,13 +149,11 @@ export class PostingsStore {
           if (fresh.length > 0) upserts.push({ term, chunk, ...encode(chunk, fresh) });
           continue;
         }
-        const kept = decode(chunk, row.entries, row.positions);
-        const remaining = kept.filter((p) => !pages.has(p.page));
-        count(term, fresh.length - (kept.length - remaining.length));
-        if (fresh.length === 0 && remaining.length === kept.length) continue;
-        const list = [...remaining, ...fresh].sort((a, b) => a.page - b.page || a.position - b.position);
-        if (list.length === 0) emptied.push({ term, chunk });
-        else upserts.push({ term, chunk, ...encode(chunk, list) });
+        const rewritten = rewrite(chunk, row.entries, row.positions, written, fresh);
+        count(term, fresh.length - rewritten.removed);
+        if (fresh.length === 0 && rewritten.removed === 0) continue;
+        if (rewritten.entries.length === 0) emptied.push({ term, chunk });
+        else upserts.push({ term, chunk, entries: rewritten.entries, positions: rewritten.positions });
       }
     }
     // In key order: the B-tree is appended to rather than split all over (a 100,000-page space
