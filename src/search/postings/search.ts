@@ -17,19 +17,22 @@ const CACHE_BYTES = 64 * 1024 * 1024;
  * From how many pages a space's search is ranked from its postings, by the setting and the
  * database; undefined: postings are neither kept nor used.
  *
- * On by default on PostgreSQL from 2,000 pages, where the database visits a row per match: a
+ * Every space by default on PostgreSQL. There the engine visits a row per match: a
  * 100,000-page space's search through the API took a third of the time ranked from its
- * postings (bench/scale on one day: median 49.8 -> 16.7 ms, p99 128 -> 49.1 ms). Off by default
- * on SQLite, where FTS5 ranking on the reader threads answered as fast (median 17.7 against
- * 18.8 ms, p99 26.3 against 35.9 ms) and a write costs less without postings (rewriting one
- * page's postings in that space: 13 ms).
+ * postings (bench/scale on one day: median 49.8 -> 16.7 ms, p99 128 -> 49.1 ms). And a small
+ * space's search asks the same GIN index as its large neighbours': a 100-page space beside the
+ * 100,000-page one took 15-17 ms a search ranked by the engine and 4.5-5 ms from its postings
+ * (medians through the API, on the bench's database).
+ *
+ * Off by default on SQLite, where FTS5 ranking on the reader threads answered as fast (median
+ * 17.7 against 18.8 ms, p99 26.3 against 35.9 ms) and a write costs less without postings.
  */
 export function postingsPagesFor(
   setting: number | 'off' | undefined,
   dialect: 'sqlite' | 'postgres',
 ): number | undefined {
   if (setting === 'off') return undefined;
-  return setting ?? (dialect === 'postgres' ? 2_000 : undefined);
+  return setting ?? (dialect === 'postgres' ? 0 : undefined);
 }
 
 export interface PostingsQuery {
@@ -42,12 +45,12 @@ export interface PostingsQuery {
 }
 
 /**
- * A search of one large space, ranked from its postings (rank.ts) rather than by the engine:
- * bm25 over a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a
- * heap visit a match ("configuration" in a 100,000-page space, in-process: 84 ms ranked by
- * PostgreSQL, 27 ms from the postings). A space below `minPages` pages, or without postings
- * yet, is left to the engine: there a search is a few milliseconds either way, and the
- * engine's statement is one round trip where this is four.
+ * A search of one space, ranked from its postings (rank.ts) rather than by the engine: bm25 over
+ * a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a heap visit
+ * a match ("configuration" in a 100,000-page space, in-process: 84 ms ranked by PostgreSQL, 27 ms
+ * from the postings). A space below `minPages` pages, or without postings yet, is left to the
+ * engine. Once its postings are kept (cache.ts), a search is two round trips: the statistics
+ * with the generation, and the ranked pages.
  */
 export class PostingsSearch {
   private readonly cache = new PostingsCache(CACHE_BYTES);
