@@ -59,7 +59,7 @@ export interface Config {
   /**
    * From how many pages a search of one space is ranked from the space's postings rather than
    * by the database's full-text engine (src/search/postings/search.ts); 'off': postings are
-   * neither kept nor used; undefined: the database's default (`postingsPagesFor`).
+   * neither kept nor used; undefined: the default, every space (`postingsPagesFor`).
    */
   searchPostingsPages: number | 'off' | undefined;
 }

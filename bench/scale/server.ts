@@ -37,7 +37,7 @@ export async function startInProcess(label: string) {
     QUIRE_SITE_RATE_LIMIT: '0',
     QUIRE_DATA_DIR: dir,
     QUIRE_PUBLIC_URL: url,
-    // Postings on or off for a run (unset: the database's default).
+    // Postings on or off for a run (unset: the default).
     ...(process.env.QUIRE_SEARCH_POSTINGS_PAGES
       ? { QUIRE_SEARCH_POSTINGS_PAGES: process.env.QUIRE_SEARCH_POSTINGS_PAGES }
       : {}),

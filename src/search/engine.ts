@@ -88,7 +88,7 @@ export class SearchEngine {
       openapi: Pick<OpenApiService, 'latestDocument'>;
     },
   ) {
-    const postingsPages = postingsPagesFor(deps.config.searchPostingsPages, deps.dialect);
+    const postingsPages = postingsPagesFor(deps.config.searchPostingsPages);
     this.index =
       deps.dialect === 'postgres'
         ? new PostgresSearchIndex(deps.db, postingsPages)

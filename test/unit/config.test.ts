@@ -99,16 +99,14 @@ describe('configuration', () => {
     });
   });
 
-  it('keeps search postings for every space on PostgreSQL unless told otherwise', () => {
+  it('keeps search postings for every space unless told otherwise', () => {
     const setting = (value?: string) =>
       loadConfig(value === undefined ? {} : { QUIRE_SEARCH_POSTINGS_PAGES: value }).searchPostingsPages;
     expect(setting()).toBeUndefined();
-    expect(postingsPagesFor(setting(), 'postgres')).toBe(0);
-    expect(postingsPagesFor(setting('2000'), 'postgres')).toBe(2_000);
-    expect(postingsPagesFor(setting(), 'sqlite')).toBeUndefined();
-    expect(postingsPagesFor(setting('off'), 'postgres')).toBeUndefined();
-    expect(postingsPagesFor(setting('OFF'), 'sqlite')).toBeUndefined();
-    expect(postingsPagesFor(setting('0'), 'sqlite')).toBe(0);
+    expect(postingsPagesFor(setting())).toBe(0);
+    expect(postingsPagesFor(setting('2000'))).toBe(2_000);
+    expect(postingsPagesFor(setting('off'))).toBeUndefined();
+    expect(postingsPagesFor(setting('OFF'))).toBeUndefined();
     expect(() => setting('many')).toThrow(/QUIRE_SEARCH_POSTINGS_PAGES/);
   });
 

@@ -14,25 +14,22 @@ const MAX_PREFIX_TERMS = 50;
 const CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * From how many pages a space's search is ranked from its postings, by the setting and the
- * database; undefined: postings are neither kept nor used.
+ * From how many pages a space's search is ranked from its postings, by the setting;
+ * undefined: postings are neither kept nor used. Every space by default, on both databases.
  *
- * Every space by default on PostgreSQL. There the engine visits a row per match: a
- * 100,000-page space's search through the API took a third of the time ranked from its
- * postings (bench/scale on one day: median 49.8 -> 16.7 ms, p99 128 -> 49.1 ms). And a small
- * space's search asks the same GIN index as its large neighbours': a 100-page space beside the
- * 100,000-page one took 15-17 ms a search ranked by the engine and 4.5-5 ms from its postings
- * (medians through the API, on the bench's database).
- *
- * Off by default on SQLite, where FTS5 ranking on the reader threads answered as fast (median
- * 17.7 against 18.8 ms, p99 26.3 against 35.9 ms) and a write costs less without postings.
+ * - PostgreSQL's engine visits a row per match: a 100,000-page space's search through the API
+ *   took a third of the time ranked from its postings (bench/scale on one day: median 49.8 ->
+ *   16.7 ms, p99 128 -> 49.1 ms). And a small space's search asks the same GIN index as its
+ *   large neighbours': a 100-page space beside the 100,000-page one took 8.5 ms a search (median
+ *   through the API) ranked by the engine, 2.7 ms from its postings.
+ * - On SQLite, FTS5 ranked on the reader threads answered about as fast as the first postings
+ *   (median 17.7 against 18.8 ms). Since the postings are kept by each process (cache.ts) and
+ *   ranked with fewer cache misses (rank.ts), they answer faster: the 100,000-page space 11.5
+ *   against 17.7 ms median, p99 22.5 against 26.3 ms; a write costs a few ms more there.
  */
-export function postingsPagesFor(
-  setting: number | 'off' | undefined,
-  dialect: 'sqlite' | 'postgres',
-): number | undefined {
+export function postingsPagesFor(setting: number | 'off' | undefined): number | undefined {
   if (setting === 'off') return undefined;
-  return setting ?? (dialect === 'postgres' ? 0 : undefined);
+  return setting ?? 0;
 }
 
 export interface PostingsQuery {
