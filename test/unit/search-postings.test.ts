@@ -31,7 +31,7 @@ function random(seed: number) {
 }
 
 /** Postings of a chunk's pages `from`, a few sections each, some past position 64. */
-function chunkPostings(next: () => number, chunk: number, from: readonly number[]): Posting[] {
+function chunkPostings(next: () => number, from: readonly number[]): Posting[] {
   const out: Posting[] = [];
   for (const page of from) {
     let position = Math.floor(next() * 3);
@@ -60,7 +60,7 @@ describe('postings codec', () => {
     for (let round = 0; round < 300; round++) {
       const pick = (share: number) =>
         Array.from({ length: 1024 }, (_, i) => base + i).filter(() => next() < share);
-      const old = chunkPostings(next, chunk, pick(next() < 0.5 ? 0.02 : 0.3));
+      const old = chunkPostings(next, pick(next() < 0.5 ? 0.02 : 0.3));
       const oldPages = [...new Set(old.map((p) => p.page))];
       // Pages written: some held the term, some did not; the first and last often among them.
       const written = [...new Set([...pick(0.01), ...oldPages.filter(() => next() < 0.1)])];
@@ -68,7 +68,6 @@ describe('postings codec', () => {
       const pages = [...new Set(written)].sort((a, b) => a - b);
       const added = chunkPostings(
         next,
-        chunk,
         pages.filter(() => next() < 0.6),
       );
       const gone = new Set(pages);
