@@ -371,4 +371,37 @@ describe('ranking on a thread', () => {
     expect(rankingThreads()).toBe(2);
     warned.mockRestore();
   });
+
+  it('answers as on the server thread when the postings are split over both threads', async () => {
+    const pages = corpus(9, 7000);
+    const rows = rowsOf(pages);
+    let bytes = 0;
+    for (const list of rows.values())
+      for (const row of list) bytes += row.entries.length + (row.positions?.length ?? 0);
+    expect(bytes).toBeGreaterThan(128 * 1024);
+    const input: RankInput = {
+      must: [{ kind: 'any', terms: ['alpha', 'beta'] }],
+      not: [{ kind: 'any', terms: ['theta'] }],
+      together: undefined,
+      rows,
+      sections: 20000,
+      averageLength: 12,
+      hidden: new Set([pages[3]!.num]),
+      count: 7,
+    };
+    const whole = rankPostings(input)!;
+    expect(whole.total).toBeGreaterThan(100);
+    expect(await rankAside(input)).toEqual(whole);
+    // Page by page through the first 50, as a cursor does: the same pages in the same order.
+    const seen: Array<{ page: number; score: number }> = [];
+    let after: { score: number; page: number } | undefined;
+    while (seen.length < 50) {
+      const next = (await rankAside({ ...input, after }))!;
+      expect(next.total).toBe(whole.total);
+      seen.push(...next.pages);
+      const last = next.pages.at(-1)!;
+      after = { score: last.score, page: last.page };
+    }
+    expect(seen).toEqual(rankPostings({ ...input, count: seen.length })!.pages);
+  });
 });

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type PostingsRanking, type RankInput, rankPostings } from './rank.js';
+import {
+  type PostingsRanking,
+  type RankInput,
+  rankPostings,
+  sectionsHolding,
+  type TermRows,
+} from './rank.js';
 
 /**
  * Ranking from postings on threads of its own. A common word of a 100,000-page space is 5-15 ms
@@ -20,6 +26,11 @@ const THREADS = 2;
  * millisecond, not worth a message each way and a copy of the postings.
  */
 const INLINE_BYTES = 32 * 1024;
+/**
+ * Postings larger than this are ranked in halves of their chunks, one on each thread, when both
+ * are free: a common word of a 100,000-page space is 5 ms of ranking on one.
+ */
+const SPLIT_BYTES = 128 * 1024;
 
 const moduleUrl = new URL(`./rank${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
@@ -105,11 +116,20 @@ function bytesOf(input: RankInput): number {
 }
 
 /**
- * `rankPostings(input)`, on a thread when the postings are large. A thread that fails ranks
- * nothing: the ranking is then done here, as it would be without threads.
+ * `rankPostings(input)`, on a thread when the postings are large, split over both when they are
+ * larger and both are free. A thread that fails ranks nothing: the ranking is then done here,
+ * as it would be without threads.
  */
 export async function rankAside(input: RankInput): Promise<PostingsRanking | undefined> {
-  if (bytesOf(input) < INLINE_BYTES) return rankPostings(input);
+  const bytes = bytesOf(input);
+  if (bytes < INLINE_BYTES) return rankPostings(input);
+  const free = THREADS - threads.filter((t) => t.pending.size > 0).length;
+  if (bytes < SPLIT_BYTES || free < 2) return onThread(input);
+  const answers = await Promise.all(halves(input).map(onThread));
+  return merged(answers, input.count);
+}
+
+async function onThread(input: RankInput): Promise<PostingsRanking | undefined> {
   let thread = threads.find((t) => t.pending.size === 0);
   if (!thread && threads.length < THREADS) {
     const added: RankThread = new RankThread(() => {
@@ -126,4 +146,53 @@ export async function rankAside(input: RankInput): Promise<PostingsRanking | und
     process.emitWarning(`${(error as Error).message}; ranked on the server's thread instead`);
     return rankPostings(input);
   }
+}
+
+/**
+ * The input in two, each with the rows of about half the bytes, in chunk order. A page's
+ * sections are all in its chunk, so each half ranks and counts its pages as the whole would;
+ * the terms' weights come from the whole.
+ */
+function halves(input: RankInput): RankInput[] {
+  const byChunk = new Map<number, number>();
+  for (const rows of input.rows.values())
+    for (const row of rows)
+      byChunk.set(
+        row.chunk,
+        (byChunk.get(row.chunk) ?? 0) + row.entries.length + (row.positions?.length ?? 0),
+      );
+  const chunks = [...byChunk.keys()].sort((a, b) => a - b);
+  const total = [...byChunk.values()].reduce((a, b) => a + b, 0);
+  let seen = 0;
+  let split = chunks.at(-1)!;
+  for (const chunk of chunks) {
+    seen += byChunk.get(chunk)!;
+    if (seen >= total / 2) {
+      split = chunk;
+      break;
+    }
+  }
+  const holding =
+    input.holding ?? new Map([...input.rows].map(([term, rows]) => [term, sectionsHolding(rows)]));
+  const part = (keep: (chunk: number) => boolean): RankInput => {
+    const rows = new Map<string, TermRows[]>();
+    for (const [term, list] of input.rows) {
+      const kept = list.filter((row) => keep(row.chunk));
+      if (kept.length > 0) rows.set(term, kept);
+    }
+    return { ...input, rows, holding };
+  };
+  return [part((chunk) => chunk <= split), part((chunk) => chunk > split)];
+}
+
+/** Two halves' rankings as the whole's: the best `count`, ties by page number. */
+function merged(answers: Array<PostingsRanking | undefined>, count: number): PostingsRanking | undefined {
+  if (answers.some((answer) => answer === undefined)) return undefined;
+  const all = answers as PostingsRanking[];
+  const pages = all.flatMap((answer) => answer.pages).sort((a, b) => b.score - a.score || a.page - b.page);
+  return {
+    pages: pages.slice(0, count),
+    more: pages.length > count || all.some((answer) => answer.more),
+    total: all.reduce((sum, answer) => sum + answer.total, 0),
+  };
 }

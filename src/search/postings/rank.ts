@@ -47,6 +47,11 @@ export interface RankInput {
   sections: number;
   averageLength: number;
   hidden: ReadonlySet<number>;
+  /**
+   * Sections holding each term in the whole space, when `rows` are only some of its chunks (a
+   * ranking split over threads: rank-threads.ts); otherwise counted from `rows`.
+   */
+  holding?: ReadonlyMap<string, number> | undefined;
   /** Where the previous page of results ended: its score and page number. */
   after?: { score: number; page: number } | undefined;
   count: number;
@@ -167,8 +172,7 @@ function scan(
   const terms = [...new Set([...roles.keys(), ...positional.keys()])].filter((term) => input.rows.has(term));
   const idf = new Map<string, number>();
   for (const term of terms) {
-    let holding = 0;
-    for (const row of input.rows.get(term)!) holding += row.sections ?? sectionsIn(row.entries);
+    const holding = input.holding?.get(term) ?? sectionsHolding(input.rows.get(term)!);
     idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
   }
   // What reading a term adds to a section: the bits of the parts it is, relevance once a part.
@@ -266,6 +270,13 @@ function scan(
   }
   slots.give();
   return true;
+}
+
+/** How many sections a term's rows hold. */
+export function sectionsHolding(rows: readonly TermRows[]): number {
+  let holding = 0;
+  for (const row of rows) holding += row.sections ?? sectionsIn(row.entries);
+  return holding;
 }
 
 const PHRASE_ANYWHERE = 4;
