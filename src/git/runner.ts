@@ -292,10 +292,15 @@ export function trackingRef(ref: string): string {
   return `refs/quire/${ref.replace(/^refs\//, '')}`;
 }
 
-function classify(command: string, stderr: string, code: unknown): GitError {
+/**
+ * What a failed git command's stderr says, as a GitError. A status is matched only where git
+ * reports one: a bare "401" also matched the port of a URL (127.0.0.1:40123) in a message saying
+ * the repository was not found.
+ */
+export function classify(command: string, stderr: string, code: unknown): GitError {
   const text = stderr.replace(/\s+/g, ' ');
   if (
-    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|401|403 Forbidden|returned error: 403/i.test(
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]\b|403 Forbidden/i.test(
       text,
     )
   )
