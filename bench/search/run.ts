@@ -65,7 +65,15 @@ const REUSE =
 
 try {
   await migrateToLatest(database);
-  const config = loadConfig({ LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_DATA_DIR: dir });
+  const config = loadConfig({
+    LOG_LEVEL: 'warn',
+    QUIRE_RATE_LIMIT: '0',
+    QUIRE_DATA_DIR: dir,
+    // Postings on or off for a run (unset: the default).
+    ...(process.env.QUIRE_SEARCH_POSTINGS_PAGES
+      ? { QUIRE_SEARCH_POSTINGS_PAGES: process.env.QUIRE_SEARCH_POSTINGS_PAGES }
+      : {}),
+  });
   const app = await buildApp({ config, database, logger: false, jobs: false });
   const { services } = app.quire;
 
