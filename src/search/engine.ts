@@ -160,8 +160,9 @@ export class SearchEngine {
   }
 
   /**
-   * Syncs every space whose index is behind, and drops the index of spaces that are gone,
-   * until `budgetMs` has passed; answers whether some are left.
+   * Syncs every space whose index is behind, drops the index of spaces that are gone, and builds
+   * the postings of spaces indexed without them, until `budgetMs` has passed; answers whether
+   * some are left.
    */
   async reconcile(budgetMs = Number.POSITIVE_INFINITY): Promise<{ synced: number; remaining: boolean }> {
     const started = Date.now();
@@ -187,10 +188,26 @@ export class SearchEngine {
         .orderBy('s.id')
         .limit(100)
         .execute();
-      if (stale.length === 0) return { synced, remaining: false };
+      if (stale.length === 0) break;
       for (const { id } of stale) {
         after = id;
         if (await this.trySync(id)) synced++;
+        if (Date.now() - started > budgetMs) return { synced, remaining: true };
+      }
+    }
+    // Spaces indexed while postings were off (or before them): their search is ranked by the
+    // engine until they have postings, built here rather than at their next write.
+    const failed = new Set<string>();
+    for (;;) {
+      const behind = (await this.index.postingsBehind(failed.size + 10)).filter((id) => !failed.has(id));
+      if (behind.length === 0) return { synced, remaining: false };
+      for (const spaceId of behind) {
+        try {
+          await db.transaction().execute((tx) => this.index.buildPostings(tx, spaceId));
+        } catch (error) {
+          failed.add(spaceId);
+          this.deps.log.error({ err: error, spaceId }, 'search postings build failed');
+        }
         if (Date.now() - started > budgetMs) return { synced, remaining: true };
       }
     }

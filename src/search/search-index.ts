@@ -107,6 +107,13 @@ export interface SearchIndex {
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
   /**
+   * Spaces indexed without postings while postings are kept (indexed before 0030, or while
+   * postings were off), at most `limit`.
+   */
+  postingsBehind(limit: number): Promise<string[]>;
+  /** A space's postings, from what is indexed of it. */
+  buildPostings(tx: Tx, spaceId: string): Promise<void>;
+  /**
    * After a large write, outside any transaction: brings the engine's structures and its query
    * planner's statistics up to date for the new size of the index.
    */
@@ -367,6 +374,34 @@ export abstract class SqlSearchIndex implements SearchIndex {
         .where('page_id', '=', place.pageId)
         .execute();
     }
+  }
+
+  async postingsBehind(limit: number): Promise<string[]> {
+    if (!this.postings.kept) return [];
+    const rows = await this.db
+      .selectFrom('search_spaces as x')
+      .select('x.space_id')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('search_space_stats as t')
+              .select('t.space_id')
+              .whereRef('t.space_id', '=', 'x.space_id'),
+          ),
+        ),
+      )
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('search_pages as p').select('p.page_id').whereRef('p.space_id', '=', 'x.space_id')),
+      )
+      .orderBy('x.space_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.space_id);
+  }
+
+  async buildPostings(tx: Tx, spaceId: string): Promise<void> {
+    // A write of nothing: a space without postings gets them for all its pages (store.ts).
+    await this.postings.write(tx, spaceId, [], []);
   }
 
   async dropSpace(tx: Tx, spaceId: string): Promise<void> {

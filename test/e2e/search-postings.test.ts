@@ -6,6 +6,7 @@ import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.j
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { IndexedPage } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
+import { insert, seed } from '../helpers/content.js';
 import { createOrg, createUser } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -240,5 +241,28 @@ describe('postings kept by a process', () => {
     await write([], [page('d', 'Dock', 'harbour cranes')]);
     expect(await search('harbour')).toEqual({ total: 1, pages: ['d'] });
     await deps.db.transaction().execute((tx) => writer.dropSpace(tx, spaceId));
+  });
+});
+
+describe('postings of spaces indexed without them', () => {
+  it('are built by the reconcile job, equal to those a write keeps', async () => {
+    const { deps, services } = server.app.quire;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Upgraded' });
+    await seed(owner.api, space.id, [
+      insert('Harbour', 'A lighthouse keeper watches the harbour.'),
+      insert('Quay', '## Walls\n\nThe harbour wall and the quay.'),
+    ]);
+    await services.searchEngine.reconcile();
+    const kept = await postingsOf(deps.db, space.id);
+    expect(kept.rows.length).toBeGreaterThan(5);
+    // As an install indexed before postings, or with them off, left it.
+    for (const table of ['search_postings', 'search_terms', 'search_space_stats'] as const)
+      await deps.db.deleteFrom(table).where('space_id', '=', space.id).execute();
+    expect(await services.searchEngine.index.postingsBehind(1000)).toContain(space.id);
+    await services.searchEngine.reconcile();
+    expect(await postingsOf(deps.db, space.id)).toEqual(kept);
+    expect(await services.searchEngine.index.postingsBehind(1000)).not.toContain(space.id);
   });
 });

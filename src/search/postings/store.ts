@@ -44,7 +44,7 @@ export class PostingsStore {
   constructor(
     private readonly db: Db,
     /** Whether postings are kept: when not, a write drops the space's (they would go stale). */
-    private readonly kept: boolean,
+    readonly kept: boolean,
     private readonly readAside?: ReadAside,
   ) {}
 
