@@ -296,7 +296,7 @@ export class SearchEngine {
 }
 
 /** The sections of a hit: those whose heading or text matched, best first; else the first one. */
-function sectionHits(
+export function sectionHits(
   highlighter: Highlighter,
   title: string,
   pageId: string,

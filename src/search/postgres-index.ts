@@ -365,6 +365,14 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     return rows.length <= MAX_SPACE_TERMS ? rows.map((row) => row.id) : undefined;
   }
 
+  protected keyList(keys: number[]): RawBuilder<unknown> {
+    return sql`unnest(${keys}::bigint[]) AS w(key)`;
+  }
+
+  protected override keepPrepared<T>(statement: CompiledQuery<T>): CompiledQuery<T> {
+    return this.prepared(true, statement);
+  }
+
   /** A statement kept prepared by name when its text depends only on the query's shape. */
   private prepared<T>(fixed: boolean, statement: CompiledQuery<T>): CompiledQuery<T> {
     if (fixed) keepPrepared(statement.sql);

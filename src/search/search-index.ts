@@ -1,4 +1,4 @@
-import { expressionBuilder, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, expressionBuilder, type RawBuilder, sql } from 'kysely';
 import { visibleSpaces } from '../areas/spaces/visibility.js';
 import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
@@ -140,6 +140,14 @@ export type PageRow = Pick<
   'space_id' | 'page_id' | 'title' | 'description' | 'path' | 'ancestors'
 >;
 
+/** A hit's page with one of its sections (none when it is gone since the postings were read). */
+type HitRow = PageRow & { num: number } & {
+  [K in 'position' | 'anchor' | 'heading' | 'body']: SectionRow[K] | null;
+};
+
+/** A section's key in a list of hit sections: page number * SECTION_SPAN + position. */
+const SECTION_SPAN = 2 ** 20;
+
 export function storedPage(row: PageRow): StoredPage {
   return {
     spaceId: row.space_id,
@@ -226,35 +234,38 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   /**
-   * The rows of the pages ranked from the postings with all their sections (the highlighter
-   * picks), in one statement: a round trip less on PostgreSQL.
+   * The rows of the pages ranked from the postings with the sections where the query matched
+   * (the highlighter picks among them), in one statement: a round trip less on PostgreSQL. The
+   * sections the postings did not match are not read: the highlighter would not show them (a
+   * section shows when it has every match; a page matched on its title alone matched in every
+   * section, its first among them, which it then shows).
    */
   private async rankedPages(spaceId: string, ranked: PostingsRanking): Promise<Ranking> {
-    const nums = ranked.pages.map((page) => page.page);
-    const rows = nums.length
-      ? await this.db
-          .selectFrom('search_pages as p')
-          .innerJoin('search_sections as s', (join) =>
-            join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
-          )
-          .select(['p.space_id', 'p.page_id', 'p.title', 'p.description', 'p.path', 'p.ancestors', 'p.num'])
-          .select(['s.position', 's.anchor', 's.heading', 's.body'])
-          .where('p.space_id', '=', spaceId)
-          .where('p.num', 'in', nums)
-          .orderBy('p.num')
-          .orderBy('s.position')
-          .execute()
-      : [];
-    const byNum = new Map<number, { row: (typeof rows)[number]; sections: StoredSection[] }>();
+    const keys: number[] = [];
+    for (const { page, sections } of ranked.pages)
+      for (const position of sections) keys.push(page * SECTION_SPAN + position);
+    const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
+        p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
+      FROM ${this.keyList(keys)}
+      JOIN search_pages p ON p.space_id = ${spaceId} AND p.num = (w.key / ${sql.lit(SECTION_SPAN)})
+      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
+        AND s.position = (w.key % ${sql.lit(SECTION_SPAN)})
+      ORDER BY p.num, s.position`.compile(this.db);
+    const rows = keys.length ? (await this.db.executeQuery(this.keepPrepared(statement))).rows : [];
+    const byNum = new Map<number, { row: HitRow; sections: StoredSection[] }>();
     for (const row of rows) {
       const num = Number(row.num);
-      const found = byNum.get(num);
-      if (found) found.sections.push(storedSection(row));
-      else byNum.set(num, { row, sections: [storedSection(row)] });
+      let found = byNum.get(num);
+      if (!found) {
+        found = { row, sections: [] };
+        byNum.set(num, found);
+      }
+      // A section gone since the postings were read (another connection's write) is left out.
+      if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
     }
     const pages: RankedPage[] = [];
     for (const { page, score } of ranked.pages) {
-      // A page deleted since its postings were read (another connection's write) is left out.
+      // A page deleted since its postings were read is left out.
       const found = byNum.get(page);
       if (!found) continue;
       pages.push({
@@ -266,6 +277,17 @@ export abstract class SqlSearchIndex implements SearchIndex {
       });
     }
     return { pages, more: ranked.more, total: ranked.total };
+  }
+
+  /**
+   * A FROM item `w` with one column `key` holding each of `keys` (a page number times
+   * SECTION_SPAN plus a section position): one parameter, so the statement's text is the same
+   * for every search.
+   */
+  protected abstract keyList(keys: number[]): RawBuilder<unknown>;
+  /** The statement, kept prepared where the database has prepared statements worth keeping. */
+  protected keepPrepared<T>(statement: CompiledQuery<T>): CompiledQuery<T> {
+    return statement;
   }
 
   /**

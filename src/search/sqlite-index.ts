@@ -120,6 +120,10 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     return Number(rows[0]?.pages ?? 0) >= this.readerPages;
   }
 
+  protected keyList(keys: number[]): RawBuilder<unknown> {
+    return sql`(SELECT value AS key FROM json_each(${JSON.stringify(keys)})) AS w`;
+  }
+
   protected deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void> {
     return this.dropTerms(tx, spaceId, pageIds);
   }

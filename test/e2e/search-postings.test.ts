@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
+import { sectionHits } from '../../src/search/engine.js';
+import { Highlighter } from '../../src/search/highlight.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { pagePostings } from '../../src/search/postings/build.js';
 import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
-import type { IndexedPage } from '../../src/search/search-index.js';
+import type { IndexedPage, SearchIndex } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
 import { insert, seed } from '../helpers/content.js';
 import { createOrg, createUser } from '../helpers/factories.js';
@@ -264,5 +266,88 @@ describe('postings of spaces indexed without them', () => {
     await services.searchEngine.reconcile();
     expect(await postingsOf(deps.db, space.id)).toEqual(kept);
     expect(await services.searchEngine.index.postingsBehind(1000)).not.toContain(space.id);
+  });
+});
+
+describe('hits ranked from postings', () => {
+  it('read only the sections that matched, and show what the engine shows reading them all', async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    // The engine's ranking, which reads every section of a hit.
+    const engine =
+      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Coast' });
+    const spaceId = space.id;
+    const filler = (i: number) => `nothing to see in part ${i} of this page`;
+    const pages = [
+      page(
+        'keeper',
+        'Lighthouse',
+        filler(0),
+        'the lighthouse keeper climbs',
+        filler(2),
+        filler(3),
+        'a keeper of lamps',
+      ),
+      page('harbour', 'Harbour guide', filler(0), filler(1), 'harbour lights at night', filler(3), filler(4)),
+      // Only its title matches "harbour": the first section shows.
+      page('walls', 'Harbour walls', 'stones and mortar', filler(1), filler(2)),
+      page(
+        'tide',
+        'Tides',
+        filler(0),
+        'keeper of the tide tables',
+        filler(2),
+        'lighthouse beams',
+        'lighthouse keeper notes',
+      ),
+      page(
+        'many',
+        'Many',
+        ...Array.from({ length: 8 }, (_, i) => (i % 3 === 1 ? `keeper number ${i}` : filler(i))),
+      ),
+    ];
+    await deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', [], pages));
+    const shown = async (by: SearchIndex, text: string) => {
+      const clauses = parseQuery(text);
+      const plan = planQuery(clauses, await by.expansions(['en'], stemRequests(clauses)));
+      const ranked = await by.rank(plan, { spaceIds: [spaceId], includeHidden: false }, undefined, 10);
+      const highlighter = new Highlighter(plan);
+      const all = new Map(pages.map((p) => [p.pageId, p.sections.length]));
+      return {
+        read: ranked.pages.reduce((sum, p) => sum + p.sections.length, 0),
+        of: ranked.pages.reduce((sum, p) => sum + all.get(p.pageId)!, 0),
+        // By page: the two rank with their own statistics, so ties and near ties may differ.
+        hits: ranked.pages
+          .map((p) => ({
+            page: p.pageId,
+            sections: sectionHits(highlighter, p.page.title, p.pageId, p.sections),
+          }))
+          .sort((a, b) => (a.page < b.page ? -1 : 1)),
+      };
+    };
+    let fewer = 0;
+    for (const text of [
+      'keeper',
+      'harbour',
+      'lighthouse keeper',
+      '"lighthouse keeper"',
+      'keep',
+      'tide keeper',
+      'harb',
+    ]) {
+      const ours = await shown(index, text);
+      const theirs = await shown(engine, text);
+      expect(ours.hits, text).toEqual(theirs.hits);
+      expect(ours.hits.length, text).toBeGreaterThan(0);
+      if (ours.read < ours.of) fewer++;
+    }
+    // Most queries match a few sections of pages that have many.
+    expect(fewer).toBeGreaterThanOrEqual(5);
+    const walls = (await shown(index, 'harbour')).hits.find((hit) => hit.page === 'walls');
+    expect(walls?.sections.map((section) => section.id)).toEqual(['walls']);
+    await deps.db.transaction().execute((tx) => index.dropSpace(tx, spaceId));
   });
 });

@@ -10,8 +10,8 @@ import type { TermRows } from './rank.js';
  * hidden pages and the terms its prefixes begin are kept the same way (`facts`): a round trip
  * each.
  *
- * The blobs are copied into shared memory, so a ranking thread reads them where they are
- * rather than from a copy made for each search.
+ * A term's blobs are copied into one block of shared memory, so a ranking thread reads them
+ * where they are rather than from a copy made for each search.
  */
 export class PostingsCache {
   /** In the order last used: the first is dropped first. */
@@ -63,13 +63,7 @@ export class PostingsCache {
     positional: boolean,
     rows: readonly TermRows[],
   ): TermRows[] {
-    const shared = rows.map((row) => ({
-      chunk: row.chunk,
-      entries: toShared(row.entries),
-      positions: row.positions && toShared(row.positions),
-      // Counted once, not at every search (a byte scan of every row).
-      sections: row.sections ?? sectionsIn(row.entries),
-    }));
+    const shared = toShared(rows);
     // Generation 0: written before generations were kept (0031), so it says nothing.
     if (generation === 0) return shared;
     let bytes = 0;
@@ -120,8 +114,26 @@ interface Kept {
 
 const keyOf = (spaceId: string, term: string) => `${spaceId}\u0000${term}`;
 
-function toShared(bytes: Uint8Array): Uint8Array {
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  shared.set(bytes);
-  return shared;
+/**
+ * The rows with their bytes in one shared buffer: a ranking thread is sent the buffer once
+ * (wire.ts) rather than a buffer a row.
+ */
+function toShared(rows: readonly TermRows[]): TermRows[] {
+  let bytes = 0;
+  for (const row of rows) bytes += row.entries.length + (row.positions?.length ?? 0);
+  const buffer = new SharedArrayBuffer(bytes);
+  let at = 0;
+  const place = (from: Uint8Array) => {
+    const view = new Uint8Array(buffer, at, from.length);
+    view.set(from);
+    at += from.length;
+    return view;
+  };
+  return rows.map((row) => ({
+    chunk: row.chunk,
+    entries: place(row.entries),
+    positions: row.positions && place(row.positions),
+    // Counted once, not at every search (a byte scan of every row).
+    sections: row.sections ?? sectionsIn(row.entries),
+  }));
 }

@@ -9,6 +9,7 @@ import {
   sectionsHolding,
   type TermRows,
 } from './rank.js';
+import { pack } from './wire.js';
 
 /**
  * Ranking from postings on threads of its own. A common word of a 100,000-page space is 5-15 ms
@@ -32,10 +33,10 @@ const INLINE_BYTES = 32 * 1024;
  */
 const SPLIT_BYTES = 128 * 1024;
 
-const moduleUrl = new URL(`./rank${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const moduleUrl = new URL(`./wire${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
- * The thread's script, as text, as SqliteReaders': it loads rank.js from dist/, or rank.ts from
+ * The thread's script, as text, as SqliteReaders': it loads wire.js from dist/, or wire.ts from
  * the sources through tsx (tests, `npm run dev`, benches), which only development installs.
  */
 const SCRIPT = `
@@ -45,7 +46,7 @@ const loaded = workerData.tsx
   : import(workerData.module);
 parentPort.on('message', ({ id, input }) => {
   loaded
-    .then((rank) => parentPort.postMessage({ id, ranking: rank.rankPostings(input) }))
+    .then((wire) => parentPort.postMessage({ id, ranking: wire.rankPacked(input) }))
     .catch((error) => parentPort.postMessage({ id, error: String((error && error.stack) || error) }));
 });
 `;
@@ -96,7 +97,7 @@ class RankThread {
       const id = this.next++;
       this.pending.set(id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage({ id, input });
+      this.worker.postMessage({ id, input: pack(input) });
     });
   }
 }

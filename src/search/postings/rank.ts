@@ -57,8 +57,15 @@ export interface RankInput {
   count: number;
 }
 
+/** A ranked page, with the positions of its sections where the query matched, in order. */
+export interface RankedNumber {
+  page: number;
+  score: number;
+  sections: number[];
+}
+
 export interface PostingsRanking {
-  pages: Array<{ page: number; score: number }>;
+  pages: RankedNumber[];
   more: boolean;
   total: number;
 }
@@ -97,13 +104,13 @@ export function rankPostings(input: RankInput): PostingsRanking | undefined {
     input,
     input.hidden.size > 0 || excluded.size > 0
       ? (page, score) => {
-          if (input.hidden.has(page) || excluded.has(page)) return;
+          if (input.hidden.has(page) || excluded.has(page)) return undefined;
           total++;
-          top.offer(page, score);
+          return top.offer(page, score);
         }
       : (page, score) => {
           total++;
-          top.offer(page, score);
+          return top.offer(page, score);
         },
     () => top.floor(),
   );
@@ -115,12 +122,19 @@ export function rankPostings(input: RankInput): PostingsRanking | undefined {
 /** The pages a match (left out of the answer) is in; undefined when it has too many words. */
 function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | undefined {
   const out = new Set<number>();
-  return scan([match], undefined, input, (page) => out.add(page)) ? out : undefined;
+  return scan([match], undefined, input, (page) => {
+    out.add(page);
+    return undefined;
+  })
+    ? out
+    : undefined;
 }
 
 /**
  * Calls `visit` with each page where every match is in one section, with its best section's
- * score. Answers false (visiting nothing) when the query has too many words.
+ * score; when `visit` answers a page, its matching sections' positions are added to it (a hit
+ * fetches only those sections to show). Answers false (visiting nothing) when the query has too
+ * many words.
  *
  * A page's score is exact when it reaches `floor()` (asked before each chunk); below it, the
  * words-together tier is left unread, as its page ranks below the answer either way: that
@@ -130,7 +144,7 @@ function scan(
   must: readonly ResolvedMatch[],
   together: ResolvedMatch | undefined,
   input: RankInput,
-  visit: (page: number, score: number) => void,
+  visit: (page: number, score: number) => { sections: number[] } | undefined,
   floor: () => number = () => Number.NEGATIVE_INFINITY,
 ): boolean {
   // Every term's roles: which parts it satisfies.
@@ -258,13 +272,15 @@ function scan(
         phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
       )
         value += 1;
+      slots.hit[slot] = 1;
       const page = slots.pages[slot]!;
       if (best[page]! < 0) found[pages++] = page;
       if (value > best[page]!) best[page] = value;
     }
     for (let i = 0; i < pages; i++) {
       const page = found[i]!;
-      visit(base + page, best[page]!);
+      const kept = visit(base + page, best[page]!);
+      if (kept) slots.hits(page, kept.sections);
       best[page] = -1;
     }
   }
@@ -353,6 +369,8 @@ class Slots {
   /** Three a slot, side by side: the bits of the parts in the section, in its title, in its heading. */
   marks = new Uint32Array(4096 * 3);
   bm = new Float64Array(4096);
+  /** 1 where the section has every match. */
+  hit = new Uint8Array(4096);
   private positionOf = new Int32Array(4096);
   /** The next slot of the same page, by position; -1 after its last. */
   private next = new Int32Array(4096);
@@ -383,13 +401,14 @@ class Slots {
     const size = this.count + more;
     if (size <= this.bm.length) return;
     const length = Math.max(size, this.bm.length * 2);
-    const widen = <T extends Uint32Array | Float64Array | Int32Array>(from: T, to: T): T => {
+    const widen = <T extends Uint32Array | Float64Array | Int32Array | Uint8Array>(from: T, to: T): T => {
       to.set(from);
       return to;
     };
     this.pages = widen(this.pages, new Int32Array(length));
     this.marks = widen(this.marks, new Uint32Array(length * 3));
     this.bm = widen(this.bm, new Float64Array(length));
+    this.hit = widen(this.hit, new Uint8Array(length));
     this.positionOf = widen(this.positionOf, new Int32Array(length));
     this.next = widen(this.next, new Int32Array(length));
     for (let i = 0; i < this.offsets.length; i++)
@@ -415,6 +434,7 @@ class Slots {
       this.marks[m + 1] = 0;
       this.marks[m + 2] = 0;
       this.bm[taken] = 0;
+      this.hit[taken] = 0;
       for (const offsets of this.offsets) offsets[taken] = -1;
       if (before < 0) this.head[page] = taken;
       else next[before] = taken;
@@ -425,6 +445,12 @@ class Slots {
     return slot;
   }
 
+  /** Adds to `into` the positions of the page's sections with every match, in order. */
+  hits(page: number, into: number[]): void {
+    for (let slot = this.head[page]!; slot >= 0; slot = this.next[slot]!)
+      if (this.hit[slot]) into.push(this.positionOf[slot]!);
+  }
+
   /** Where each positional term's positions of a section begin, by slot; -1 when it has none. */
   positions(term: number): Int32Array {
     return this.offsets[term]!;
@@ -433,7 +459,7 @@ class Slots {
 
 /** The best `size` pages after the cursor, best first, ties by page number. */
 class TopPages {
-  private readonly heap: Array<{ page: number; score: number }> = [];
+  private readonly heap: RankedNumber[] = [];
 
   constructor(
     private readonly size: number,
@@ -445,16 +471,17 @@ class TopPages {
     return a.score < b.score || (a.score === b.score && a.page > b.page);
   }
 
-  offer(page: number, score: number): void {
+  /** The page as kept, or undefined when it ranks below the kept ones. */
+  offer(page: number, score: number): RankedNumber | undefined {
     const { after } = this;
-    if (after && !(score < after.score || (score === after.score && page > after.page))) return;
+    if (after && !(score < after.score || (score === after.score && page > after.page))) return undefined;
     const heap = this.heap;
     // Most pages of a common word rank below the heap's worst: no object for them.
     if (heap.length === this.size) {
       const worst = heap[0]!;
-      if (score < worst.score || (score === worst.score && page > worst.page)) return;
+      if (score < worst.score || (score === worst.score && page > worst.page)) return undefined;
     }
-    const item = { page, score };
+    const item: RankedNumber = { page, score, sections: [] };
     if (heap.length < this.size) {
       heap.push(item);
       let i = heap.length - 1;
@@ -464,9 +491,9 @@ class TopPages {
         [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
         i = parent;
       }
-      return;
+      return item;
     }
-    if (!TopPages.worse(heap[0]!, item)) return;
+    if (!TopPages.worse(heap[0]!, item)) return undefined;
     heap[0] = item;
     let i = 0;
     for (;;) {
@@ -479,6 +506,7 @@ class TopPages {
       [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
       i = worst;
     }
+    return item;
   }
 
   /** The score a page must reach to be kept (ties by page number): the worst kept, once full. */
@@ -486,7 +514,7 @@ class TopPages {
     return this.heap.length < this.size ? Number.NEGATIVE_INFINITY : this.heap[0]!.score;
   }
 
-  sorted(): Array<{ page: number; score: number }> {
+  sorted(): RankedNumber[] {
     return [...this.heap].sort((a, b) => b.score - a.score || a.page - b.page);
   }
 }
