@@ -247,9 +247,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
         p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
       FROM ${this.keyList(keys)}
-      JOIN search_pages p ON p.space_id = ${spaceId} AND p.num = (w.key / ${sql.lit(SECTION_SPAN)})
+      CROSS JOIN search_pages p
       LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
-        AND s.position = (w.key % ${sql.lit(SECTION_SPAN)})
+        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
+      WHERE p.space_id = ${spaceId} AND p.num = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
       ORDER BY p.num, s.position`.compile(this.db);
     const rows = keys.length ? (await this.db.executeQuery(this.keepPrepared(statement))).rows : [];
     const byNum = new Map<number, { row: HitRow; sections: StoredSection[] }>();
@@ -282,7 +283,9 @@ export abstract class SqlSearchIndex implements SearchIndex {
   /**
    * A FROM item `w` with one column `key` holding each of `keys` (a page number times
    * SECTION_SPAN plus a section position): one parameter, so the statement's text is the same
-   * for every search.
+   * for every search. It is the outer loop: SQLite keeps a CROSS JOIN's order, and otherwise
+   * read the space's every page in number order for the ORDER BY (750 ms in a 100,000-page
+   * space, against a few ms).
    */
   protected abstract keyList(keys: number[]): RawBuilder<unknown>;
   /** The statement, kept prepared where the database has prepared statements worth keeping. */
