@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { newId } from '../../src/ids.js';
 import { freePort } from '../lib.js';
+import { settle } from '../settle.js';
 import { WorkerClient } from './worker-client.js';
 
 /**
@@ -66,21 +67,8 @@ export async function startInProcess(label: string) {
     client,
     visitor,
     background,
-    /**
-     * After a bulk load the database is busy for minutes on its own (autovacuum analysing the
-     * new rows, checkpoints writing them out); the samples are of Quire, so that is done first,
-     * as it soon is without asking: VACUUM ANALYZE of the bench's tables and a CHECKPOINT on
-     * PostgreSQL, a WAL checkpoint on SQLite.
-     */
-    async settle() {
-      if (database.dialect === 'postgres') {
-        const tables = await sql<{ tablename: string }>`
-          SELECT tablename FROM pg_tables WHERE schemaname = ${schema}`.execute(database.db);
-        for (const { tablename } of tables.rows)
-          await sql.raw(`VACUUM (ANALYZE) ${schema}.${tablename}`).execute(database.db);
-        await sql.raw('CHECKPOINT').execute(database.db);
-      } else await sql.raw('PRAGMA wal_checkpoint(TRUNCATE)').execute(database.db);
-    },
+    /** Settles the database after the bulk load (bench/settle.ts). */
+    settle: () => settle(database, schema),
     async close() {
       client.close();
       visitor.close();

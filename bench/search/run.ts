@@ -1,6 +1,7 @@
 /**
  * bench/search: 10,000 generated documentation pages (bench/search/corpus.ts) in one space,
- * indexed by the search indexer (pages per second, index size), then 200 mixed queries
+ * indexed by the search indexer (pages per second, index size), the database settled as after
+ * any bulk load (bench/settle.ts), then 200 mixed queries
  * (common words, rare words, quoted phrases, prefixes, two and three words) through
  * SearchService.inSpace - the method behind `GET /v1/spaces/{id}/search`, first page, default
  * limit (100 hits with their sections and snippets), without the HTTP layer - and the same
@@ -30,6 +31,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { newId } from '../../src/ids.js';
 import { median } from '../lib.js';
+import { settle } from '../settle.js';
 import { Corpus, toDocument, toMarkdown } from './corpus.js';
 import { type BenchQuery, mixedQueries, type QueryKind } from './queries.js';
 
@@ -140,6 +142,7 @@ try {
   const indexMs = performance.now() - started;
   if (outcome !== 'updated' && !REUSE) throw new Error(`indexing answered ${outcome}`);
   const sizes = await indexBytes();
+  await settle(database, schema);
   const counts = await db
     .selectFrom('search_sections')
     .select((eb) => eb.fn.countAll<number>().as('n'))
