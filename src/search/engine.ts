@@ -89,10 +89,12 @@ export class SearchEngine {
     },
   ) {
     const postingsPages = postingsPagesFor(deps.config.searchPostingsPages);
-    this.index =
+    const index =
       deps.dialect === 'postgres'
         ? new PostgresSearchIndex(deps.db, postingsPages)
         : new SqliteSearchIndex(deps.db, deps.database.readers, undefined, postingsPages);
+    index.keepReads(deps.database.cache);
+    this.index = index;
     this.indexer = new SearchIndexer(deps, services, this.index);
   }
 

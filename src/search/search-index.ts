@@ -2,6 +2,7 @@ import { type CompiledQuery, expressionBuilder, type RawBuilder, sql } from 'kys
 import { visibleSpaces } from '../areas/spaces/visibility.js';
 import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
+import type { ReadCache } from '../db/read-cache.js';
 import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
 import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
 import type { PostingsRanking } from './postings/rank.js';
@@ -196,6 +197,21 @@ export abstract class SqlSearchIndex implements SearchIndex {
   ) {
     this.postings = new PostingsStore(db, postingsPages !== undefined, readAside);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
+  }
+
+  private reads: ReadCache | undefined;
+
+  /**
+   * Reads that change only with a commit (the vocabulary's stems, a space's postings
+   * statistics) are kept in `cache` while the database is unchanged (see ReadCache).
+   */
+  keepReads(cache: ReadCache): void {
+    this.reads = cache;
+    this.postingsSearch.keepReads(cache);
+  }
+
+  private kept<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.reads ? this.reads.read(key, load) : load();
   }
 
   /**
@@ -459,18 +475,21 @@ export abstract class SqlSearchIndex implements SearchIndex {
         wanted.get(key)!.add(request.term);
       }
     }
-    const rows = await this.db
-      .selectFrom('search_vocab')
-      .select(['stemmer', 'stem', 'term'])
-      .where((eb) =>
-        eb.or(pairs.map(([stemmer, stem]) => eb.and([eb('stemmer', '=', stemmer), eb('stem', '=', stem)]))),
-      )
-      // In a fixed order: when a query has a term and its own prefix, PostgreSQL's ts_rank counts
-      // one of the two, which one by the order of the other terms.
-      .orderBy('stemmer')
-      .orderBy('stem')
-      .orderBy('term')
-      .execute();
+    // Kept while the database is unchanged: a round trip a search on PostgreSQL.
+    const rows = await this.kept(`search-vocab:${JSON.stringify(pairs)}`, () =>
+      this.db
+        .selectFrom('search_vocab')
+        .select(['stemmer', 'stem', 'term'])
+        .where((eb) =>
+          eb.or(pairs.map(([stemmer, stem]) => eb.and([eb('stemmer', '=', stemmer), eb('stem', '=', stem)]))),
+        )
+        // In a fixed order: when a query has a term and its own prefix, PostgreSQL's ts_rank counts
+        // one of the two, which one by the order of the other terms.
+        .orderBy('stemmer')
+        .orderBy('stem')
+        .orderBy('term')
+        .execute(),
+    );
     for (const row of rows) {
       for (const term of wanted.get(`${row.stemmer}\0${row.stem}`) ?? []) {
         const list = out.get(term) ?? [];

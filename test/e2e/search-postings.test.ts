@@ -215,6 +215,8 @@ describe('postings kept by a process', () => {
       deps.dialect === 'postgres'
         ? new PostgresSearchIndex(deps.db, 0)
         : new SqliteSearchIndex(deps.db, undefined, undefined, 0);
+    // Its statistics and stems kept while the database is unchanged, as the server's are.
+    reader.keepReads(deps.database.cache);
     const owner = await createUser(server);
     const orgId = await createOrg(owner);
     const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Harbours' });
@@ -222,6 +224,8 @@ describe('postings kept by a process', () => {
     const write = (remove: string[], pages: IndexedPage[]) =>
       deps.db.transaction().execute((tx) => writer.writePages(tx, spaceId, 'en', remove, pages));
     const search = async (text: string) => {
+      // What a request does first.
+      await deps.database.cache.sync();
       const clauses = parseQuery(text);
       const plan = planQuery(clauses, await reader.expansions(['en'], stemRequests(clauses)));
       const ranked = await reader.rank(plan, { spaceIds: [spaceId], includeHidden: false }, undefined, 10);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { ReadCache } from '../../db/read-cache.js';
 import type { Match, QueryPlan } from '../query.js';
 import { PostingsCache, type SpaceFacts } from './cache.js';
 import type { PostingsRanking, ResolvedMatch, TermRows } from './rank.js';
@@ -58,11 +59,19 @@ export class PostingsSearch {
     private readonly minPages: number | undefined,
   ) {}
 
+  private reads: ReadCache | undefined;
+
+  /** The space's statistics are kept in `cache` while the database is unchanged. */
+  keepReads(cache: ReadCache): void {
+    this.reads = cache;
+  }
+
   /** The ranked page numbers, or undefined when the engine should rank this search. */
   async rank(query: PostingsQuery): Promise<PostingsRanking | undefined> {
     const { spaceId, plan } = query;
     if (this.minPages === undefined) return undefined;
-    const stats = await this.store.searchable(spaceId);
+    const read = () => this.store.searchable(spaceId);
+    const stats = await (this.reads ? this.reads.read(`postings-stats:${spaceId}`, read) : read());
     if (!stats || stats.pages < this.minPages || stats.pages === 0) return undefined;
     if (stats.deleted) return { pages: [], more: false, total: 0 };
     const facts = this.cache.facts(spaceId, stats.generation);
