@@ -80,6 +80,15 @@ export class SqliteChanges {
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** Statements that begin, end or mark a transaction: they change no row themselves. */
+const TRANSACTION_CONTROL = /^\s*(begin|commit|end|rollback|savepoint|release)\b/i;
+
+/** A statement that changes rows (and says how many), as opposed to schema and other statements. */
+function isRowWrite(sql: string): boolean {
+  if (/^\s*(insert|update|delete|replace)\b/i.test(sql)) return true;
+  return /^\s*with\b/i.test(sql) && /\b(insert|update|delete|replace)\b/i.test(sql);
+}
+
 class QuireSqliteConnection implements DatabaseConnection {
   private readonly statements = new Map<string, SQLite.Statement>();
 
@@ -99,20 +108,50 @@ class QuireSqliteConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.statement(compiledQuery.sql);
+    const { sql } = compiledQuery;
+    const statement = this.statement(sql);
     const parameters = compiledQuery.parameters as unknown[];
-    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+    if (statement.reader) {
+      const rows = statement.all(parameters) as R[];
+      // A write with RETURNING answers a row for each row it changed.
+      if (rows.length > 0 && isRowWrite(sql)) this.changed();
+      return Promise.resolve({ rows });
+    }
     const { changes, lastInsertRowid } = statement.run(parameters);
+    const control = TRANSACTION_CONTROL.exec(sql)?.[1]?.toLowerCase();
+    if (control !== undefined) this.transactionStatement(control, sql);
     // A statement that changed no row changes nothing cached (the job worker's polls); schema
     // changes report none, so only row statements are taken at their word.
-    if (changes > 0 || !/^\s*(insert|update|delete|replace)\b/i.test(compiledQuery.sql)) {
-      this.changes.localWrites++;
-    }
+    else if (changes > 0 || !isRowWrite(sql)) this.changed();
     return Promise.resolve({
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),
       rows: [],
     });
+  }
+
+  /** Whether this connection changed a row since its transaction began. */
+  private dirty = false;
+
+  private changed(): void {
+    this.changes.localWrites++;
+    this.dirty = true;
+  }
+
+  /**
+   * A transaction's end moves the generation when it wrote (what was read inside it, before the
+   * commit or the rollback, is no longer what the database holds), and only then: a transaction
+   * that only read (the job worker's, a flush of site views with nothing to deliver) left every
+   * cached read true. It used to count as a write, and a read cache on SQLite lasted until the
+   * next such transaction.
+   */
+  private transactionStatement(control: string, sql: string): void {
+    if (control === 'begin') this.dirty = false;
+    else if (control === 'commit' || control === 'end' || control === 'rollback') {
+      if (this.dirty) this.changes.localWrites++;
+      // ROLLBACK TO a savepoint leaves the transaction open, and what it wrote before.
+      if (!/^\s*rollback\s+(transaction\s+)?to\b/i.test(sql)) this.dirty = false;
+    }
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not offered on this connection

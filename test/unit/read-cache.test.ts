@@ -60,4 +60,57 @@ describe('read cache', () => {
     expect((await read()).map((r) => r.email).sort()).toEqual(['one@example.test', 'two@example.test']);
     await database.close();
   });
+
+  it('on SQLite, moves for a transaction or statement that changed rows, not for one that only read', async () => {
+    const database = await openDatabase({ sqliteFile: path.join(dir, 'transactions.db') });
+    await migrateToLatest(database);
+    const { db } = database;
+    let loads = 0;
+    // The number of the load whose answer is kept: the same while the database is unchanged.
+    const kept = async () => {
+      await nextTurn();
+      return database.cache.read('k', async () => ++loads);
+    };
+    const user = (id: string) => ({
+      id,
+      email: `${id}@example.test`,
+      display_name: id,
+      photo_url: null,
+      created_at: 'x',
+    });
+    let before = await kept();
+    // Only read, in a transaction (the job worker's, a flush of views with nothing to send).
+    await db.transaction().execute((tx) => tx.selectFrom('users').selectAll().execute());
+    expect(await kept()).toBe(before);
+    // An update of no row, and one with RETURNING of no row.
+    await db.updateTable('users').set({ display_name: 'none' }).where('id', '=', 'nobody').execute();
+    await db
+      .updateTable('users')
+      .set({ display_name: 'none' })
+      .where('id', '=', 'nobody')
+      .returningAll()
+      .execute();
+    expect(await kept()).toBe(before);
+
+    await db.transaction().execute((tx) => tx.insertInto('users').values(user('a')).execute());
+    expect(await kept()).not.toBe(before);
+    before = await kept();
+    // RETURNING answers the rows it changed: a change.
+    await db.updateTable('users').set({ display_name: 'A' }).where('id', '=', 'a').returningAll().execute();
+    expect(await kept()).not.toBe(before);
+    before = await kept();
+    // A transaction that wrote, then rolled back: what was read inside it is gone.
+    let inside = 0;
+    await expect(
+      db.transaction().execute(async (tx) => {
+        await tx.insertInto('users').values(user('b')).execute();
+        inside = await database.cache.read('k', async () => ++loads);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(inside).not.toBe(before);
+    expect(await kept()).not.toBe(inside);
+    expect(await db.selectFrom('users').select('id').execute()).toEqual([{ id: 'a' }]);
+    await database.close();
+  });
 });
