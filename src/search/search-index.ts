@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/database.js';
 import type { ReadCache } from '../db/read-cache.js';
 import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
 import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
+import { POSITION_SPAN } from './postings/codec.js';
 import type { PostingsRanking } from './postings/rank.js';
 import { PostingsSearch } from './postings/search.js';
 import { PostingsStore, type ReadAside } from './postings/store.js';
@@ -147,7 +148,7 @@ type HitRow = PageRow & { num: number } & {
 };
 
 /** A section's key in a list of hit sections: page number * SECTION_SPAN + position. */
-const SECTION_SPAN = 2 ** 20;
+const SECTION_SPAN = POSITION_SPAN;
 
 export function storedPage(row: PageRow): StoredPage {
   return {
