@@ -5,8 +5,7 @@ import type { Database } from '../src/db/database.js';
  * After a bulk load the database is busy for minutes on its own (autovacuum analysing the new
  * rows, checkpoints writing them out, SQLite's WAL holding every new page); the samples are of
  * Quire, so that is done first, as it soon is without asking: VACUUM ANALYZE of the schema's
- * tables and a CHECKPOINT on PostgreSQL, a WAL checkpoint on SQLite. (bench/search sampled
- * right after its load: 4.8 ms a search median where the same database settled gave 3.2.)
+ * tables and a CHECKPOINT on PostgreSQL, a WAL checkpoint on SQLite.
  */
 export async function settle(database: Database, schema: string): Promise<void> {
   if (database.dialect === 'postgres') {
