@@ -346,7 +346,7 @@ describe('ranking on a thread', () => {
     let bytes = 0;
     for (const list of rows.values())
       for (const row of list) bytes += row.entries.length + (row.positions?.length ?? 0);
-    expect(bytes).toBeGreaterThan(64 * 1024);
+    expect(bytes).toBeGreaterThan(128 * 1024);
     const warned = vi.spyOn(process, 'emitWarning');
     const input: RankInput = {
       must: [
