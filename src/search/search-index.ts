@@ -211,7 +211,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     this.postingsSearch.keepReads(cache);
   }
 
-  private kept<T>(key: string, load: () => Promise<T>): Promise<T> {
+  protected kept<T>(key: string, load: () => Promise<T>): Promise<T> {
     return this.reads ? this.reads.read(key, load) : load();
   }
 

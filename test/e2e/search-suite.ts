@@ -8,7 +8,7 @@ import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { RankCursor } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
-import { rawRequest } from '../helpers/client.js';
+import { apiClient146, rawRequest } from '../helpers/client.js';
 import { insert, newChangeRequest, seed, write } from '../helpers/content.js';
 import { failure } from '../helpers/expect-error.js';
 import { addMember, createOrg, createUser, type TestUser } from '../helpers/factories.js';
@@ -569,6 +569,39 @@ export function searchSuite(env: Record<string, string>): void {
       const after = await owner.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' });
       expect(after.data.items.map((i) => i.id)).toEqual([secret]);
       await owner.api.spaces.restoreSpace(shared);
+    });
+
+    it('keeps organizations apart when their spaces were indexed in turn, and follows a transfer', async () => {
+      // Spaces are numbered as they are first indexed: A1, then B1 of another organization,
+      // then A2. This organization's numbers then enclose B1's, and its search must leave B1
+      // out; the other's enclose none but its own, and it is searched by its range alone.
+      const otherOrg = await createOrg(owner, 'Neighbour org');
+      const indexed = async (org: string, title: string, pages: ReturnType<typeof insert>[]) => {
+        const id = (await owner.api.orgs.createSpace(org, { title } as never)).data.id;
+        await seed(owner.api, id, pages);
+        await server.app.quire.services.jobs.runDue();
+        return id;
+      };
+      const a1 = await indexed(orgId, 'Mountain notes', [insert('Peaks', 'A pika on the rocks.')]);
+      const b1 = await indexed(otherOrg, 'Neighbour notes', [insert('Meadow', 'A pika in the grass.')]);
+      const a2 = await indexed(orgId, 'Travel notes', [
+        insert('Hut', 'A pika near the hut.'),
+        insert('Unlisted', 'A pika kept out of search.', { hidden: true }),
+      ]);
+      const found = async (org: string) => {
+        const { data } = await owner.api.orgs.searchOrganizationContent(org, { query: 'pika' });
+        const items = data.items as SearchSpaceResult[];
+        return {
+          count: data.count,
+          pages: items.flatMap((item) => item.pages.map((page) => `${item.id}:${page.title}`)).sort(),
+        };
+      };
+      expect(await found(orgId)).toEqual({ count: 2, pages: [`${a1}:Peaks`, `${a2}:Hut`].sort() });
+      expect(await found(otherOrg)).toEqual({ count: 1, pages: [`${b1}:Meadow`] });
+
+      await apiClient146(server.url, owner.token).spaces.transferSpace(a2, { organization: otherOrg });
+      expect(await found(orgId)).toEqual({ count: 1, pages: [`${a1}:Peaks`] });
+      expect(await found(otherOrg)).toEqual({ count: 2, pages: [`${b1}:Meadow`, `${a2}:Hut`].sort() });
     });
   });
 

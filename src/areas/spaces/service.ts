@@ -6,6 +6,7 @@ import type { ContentStore } from '../../content/store.js';
 import type { Db, Tx } from '../../db/database.js';
 import { type Page, type PageRequest, paginate } from '../../db/keyset.js';
 import { placeAmongSiblings } from '../../db/ordering.js';
+import { prepared } from '../../db/prepared.js';
 import type { SpacesTable } from '../../db/tables.js';
 import type { Deps } from '../../deps.js';
 import { conflict, invalidField } from '../../errors.js';
@@ -53,10 +54,28 @@ export type VisibilityListener = (tx: Tx, changed: VisibilityChanged) => Promise
 export class SpacesService {
   private readonly headListeners: HeadMovedListener[] = [];
   private readonly visibilityListeners: VisibilityListener[] = [];
+  /**
+   * Every organization search asks it, and it reads every space of the organization (1.5 ms in
+   * one of 10,000 spaces): kept while the database is unchanged.
+   */
+  private readonly languages;
+
   constructor(
     private readonly deps: Deps,
     private readonly services: SpacesNeeds,
-  ) {}
+  ) {
+    this.languages = prepared(
+      deps.db,
+      (p: { orgId: string }) =>
+        deps.db
+          .selectFrom('spaces')
+          .select('language')
+          .distinct()
+          .where('org_id', '=', p.orgId)
+          .where('deleted_at', 'is', null),
+      deps.database.cache,
+    );
+  }
 
   /** The live (not deleted) spaces among `ids`, without a permission check. */
   async liveByIds(ids: string[]): Promise<SpacesTable[]> {
@@ -98,13 +117,7 @@ export class SpacesService {
 
   /** The languages of the organization's live spaces, each once (null: no language set). */
   async languagesIn(orgId: string): Promise<Array<string | null>> {
-    const rows = await this.deps.db
-      .selectFrom('spaces')
-      .select('language')
-      .distinct()
-      .where('org_id', '=', orgId)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const rows = await this.languages.execute({ orgId });
     return rows.map((row) => row.language);
   }
 
