@@ -280,19 +280,31 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // counted from its matches (a CTE is read when first used).
     const oneWord =
       plan.must.length === 1 && plan.must[0]!.kind === 'any' && plan.not.every((n) => n.kind === 'any');
+    // It counts only when the title and heading rows in scope are more than the answer holds:
+    // with fewer, their pages cannot be (the ranking's `restricting` counts such pages, without
+    // the words left out), so every match is ranked and counted by the ranking itself. Counting
+    // anyway took the other core from the ranking: "configuration", in no title or heading of an
+    // organization of 10,000 spaces, 14 ms of counting beside 36 of ranking.
     const counting =
       oneWord && tiered
         ? this.db.executeQuery(
             this.prepared(
               fixed,
               sql<{
-                n: number;
-              }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces})
-                SELECT COUNT(*) AS n FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
-                AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
-                ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}) c`.compile(
-                this.db,
-              ),
+                n: number | null;
+              }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
+                tiers AS (
+                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, named)}
+                    AND ${spaceIn(sql`t.space_id`)}
+                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, named)}
+                    AND ${spaceIn(sql`h.space_id`)}
+                  LIMIT ${sql.lit(count + 1)}
+                )
+                SELECT CASE WHEN (SELECT COUNT(*) FROM tiers) > ${sql.lit(count)} THEN (
+                  SELECT COUNT(*) FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
+                  AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
+                  ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}
+                ) END AS n) c`.compile(this.db),
             ),
           )
         : undefined;
