@@ -370,10 +370,13 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       : sql`1 = 1`;
     // A page's best: a title match gives 4, its best heading or words together, and the title's
     // relevance; any other page its best section. Grouped, never joined: a join of these CTEs
-    // was a nested scan (2,196 title pages by 3,292 heading sections: 200 ms).
-    const best = sql`CASE WHEN MAX(tt) = 1 THEN 4 + MAX(w) + MAX(trel) ELSE MAX(w + rel) END`;
-    const tierRows = sql`SELECT pk, 1 AS tt, 0 AS w, ${REL(sql`bm`)} AS trel, 0 AS rel FROM t
-      UNION ALL SELECT sid >> ${PAGE_SHIFT}, 0, w, 0, rel FROM ts`;
+    // was a nested scan (2,196 title pages by 3,292 heading sections: 200 ms). Two aggregates
+    // a row, not four: only a title row has a `trel`, and a page's best tier weight is the whole
+    // part of its best `w + rel` (a weight is whole, a relevance below 1). Aggregating was most
+    // of grouping a word in every title of 10,000 spaces (40,000 rows: 67 -> 59 ms a search).
+    const best = sql`CASE WHEN MAX(trel) IS NOT NULL THEN 4 + CAST(MAX(w + rel) AS INTEGER) + MAX(trel) ELSE MAX(w + rel) END`;
+    const tierRows = sql`SELECT pk, 0 AS w, ${REL(sql`bm`)} AS trel, 0 AS rel FROM t
+      UNION ALL SELECT sid >> ${PAGE_SHIFT}, w, NULL, rel FROM ts`;
     // Whether only the tiers are ranked: more of their pages follow the cursor than the answer
     // holds. Decided in the statement, so the other matches are read only when needed: m joins
     // them to a row that is there only then (under a false condition alone, FTS5 still opened
@@ -393,7 +396,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       full AS MATERIALIZED (
         SELECT pk, score FROM (
           SELECT pk, ${best} AS score FROM (
-            ${tierRows} UNION ALL SELECT sid >> ${PAGE_SHIFT}, 0, 0, 0, ${REL(sql`bm`)} FROM m
+            ${tierRows} UNION ALL SELECT sid >> ${PAGE_SHIFT}, 0, NULL, ${REL(sql`bm`)} FROM m
           ) GROUP BY pk
         ) WHERE NOT (SELECT yes FROM restricting) AND ${keep(sql`pk`)}
       ),
