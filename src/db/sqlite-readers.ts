@@ -44,6 +44,12 @@ export class SqliteReaders {
     return reader.run<R>(query.sql, query.parameters as unknown[]);
   }
 
+  /** How many reads would start at once: the threads owing nothing, and those not started yet. */
+  idle(): number {
+    if (this.closed) return 0;
+    return this.readers.filter((r) => r.pending.size === 0).length + this.size - this.readers.length;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.readers.splice(0).map((reader) => reader.stop()));

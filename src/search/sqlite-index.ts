@@ -36,6 +36,8 @@ const INDEXED_PREFIX = 3;
 const MAX_PREFIX_TERMS = 50;
 /** A search of this many pages and more reads on the reader threads (see `onReaders`). */
 const READER_PAGES = 20_000;
+/** An organization's search over this many space numbers and more is read in parts (see `partsOf`). */
+const SPLIT_SPACES = 1_000;
 /** Pages written per merge step: a few tens of milliseconds each. */
 const MERGE_STEP_PAGES = 250;
 
@@ -79,6 +81,13 @@ function countsByPage(plan: QueryPlan): boolean {
   );
 }
 
+/** The numbers of an organization's live indexed spaces (see `orgBounds`), or a part of them. */
+interface OrgBounds {
+  low: number;
+  high: number;
+  whole: boolean;
+}
+
 export class SqliteSearchIndex extends SqlSearchIndex {
   constructor(
     db: Db,
@@ -87,6 +96,8 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     /** From how many pages a search reads on them (see `onReaders`). */
     private readonly readerPages = READER_PAGES,
     postingsPages?: number,
+    /** From how many space numbers an organization's search is read in parts (see `partsOf`). */
+    private readonly splitSpaces = SPLIT_SPACES,
   ) {
     // A large space's postings (a megabyte for two common words) are read on a reader too.
     super(
@@ -131,7 +142,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    * scoping 10,000 matched pages by `sp` took a third of the search ("configuration": 28 ms
    * scoped, 19 ms within a whole range).
    */
-  private async orgBounds(orgId: string): Promise<{ low: number; high: number; whole: boolean } | null> {
+  private async orgBounds(orgId: string): Promise<OrgBounds | null> {
     return this.kept(`search-org-bounds:${orgId}`, async () => {
       const { rows } = await sql<{ low: number | null; high: number | null; live: number; keys: number }>`
         WITH b AS (
@@ -295,6 +306,66 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     const query = (await Promise.all(plan.must.map((m) => this.fts5Of(m)))).join(' AND ');
     const bounds = scope.org ? await this.orgBounds(scope.org.orgId) : undefined;
     if (bounds === null) return { pages: [], more: false, total: 0 };
+    const readers = await this.onReaders(scope);
+    const parts = await Promise.all(
+      this.partsOf(bounds, readers).map((part) =>
+        this.rankRange(plan, query, scope, part, cursor, count, tiered, readers),
+      ),
+    );
+    // The parts' keys are apart: their best pages, in the statement's order, are the answer's, and
+    // their counts add up.
+    const rows =
+      parts.length === 1
+        ? parts[0]!.rows
+        : parts
+            .flatMap((part) => part.rows)
+            .sort((a, b) => Number(b.score) - Number(a.score) || Number(a.pk) - Number(b.pk))
+            .slice(0, count + 1);
+    const shown = rows.slice(0, count);
+    const sections = await this.sectionsOf(shown.map((r) => ({ pk: Number(r.pk), pageId: r.page_id })));
+    return {
+      pages: shown.map((r) => ({
+        spaceId: r.space_id,
+        pageId: r.page_id,
+        score: Number(r.score),
+        page: storedPage(r),
+        sections: sections.get(Number(r.pk)) ?? [],
+      })),
+      more: rows.length > count,
+      total: parts.reduce((sum, part) => sum + part.total, 0),
+    };
+  }
+
+  /**
+   * The key ranges an organization's search reads, one statement each, on as many reader threads
+   * as are idle: FTS5 reads a range's matches and their bm25 on one thread, so a common word of
+   * a 10,000-space organization was one core's 25-32 ms while the other waited (two halves: 14
+   * and 20 ms each, side by side). A space's keys are in one part, so a space is read in one
+   * snapshot. Small ranges, and scopes not read on the readers, are one part.
+   */
+  private partsOf(bounds: OrgBounds | undefined, onReaders: boolean): Array<OrgBounds | undefined> {
+    if (!bounds || !onReaders || !this.readers) return [bounds];
+    const span = bounds.high - bounds.low + 1;
+    const parts = Math.min(this.readers.idle(), Math.floor(span / this.splitSpaces));
+    if (parts < 2) return [bounds];
+    return Array.from({ length: parts }, (_, i) => ({
+      ...bounds,
+      low: bounds.low + Math.floor((i * span) / parts),
+      high: bounds.low + Math.floor(((i + 1) * span) / parts) - 1,
+    }));
+  }
+
+  /** The ranking of the pages under one key range (see `rankPass`), with one more page than asked, and their count. */
+  private async rankRange(
+    plan: QueryPlan,
+    query: string,
+    scope: SearchScope,
+    bounds: OrgBounds | undefined,
+    cursor: RankCursor | undefined,
+    count: number,
+    tiered: boolean,
+    readers: boolean,
+  ): Promise<{ rows: Array<PageRow & { pk: number; score: number }>; total: number }> {
     // The range is the scope: a caller who sees every space of an organization whose keys it
     // alone holds. Then no page is looked up to be scoped (see orgBounds).
     const whole = bounds?.whole === true && scope.org?.visibility.all === true;
@@ -408,7 +479,6 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     // counted every match itself ("configuration" in 100,000 pages: 12 + 8 ms one after the
     // other). Not in an organization: there both would work out its thousands of spaces first
     // (measured slower: 7.8 -> 9.5-14 ms for a word of no page in 10,000 spaces).
-    const readers = await this.onReaders(scope);
     const early =
       tiered && readers && !scope.org && countsByPage(plan)
         ? this.countPages(plan, query, tiers, keep, range, readers)
@@ -436,19 +506,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     // Every matched page is counted, ranked or not: read once more, without scores.
     if (found === undefined || found === null)
       found = await (early ?? this.countPages(plan, query, tiers, keep, range, readers));
-    const shown = rows.slice(0, count);
-    const sections = await this.sectionsOf(shown.map((r) => ({ pk: Number(r.pk), pageId: r.page_id })));
-    return {
-      pages: shown.map((r) => ({
-        spaceId: r.space_id,
-        pageId: r.page_id,
-        score: Number(r.score),
-        page: storedPage(r),
-        sections: sections.get(Number(r.pk)) ?? [],
-      })),
-      more: rows.length > count,
-      total: Number(found),
-    };
+    return { rows, total: Number(found) };
   }
 
   /**
