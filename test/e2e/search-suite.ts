@@ -403,6 +403,90 @@ export function searchSuite(env: Record<string, string>): void {
       expect(read).toHaveBeenCalled();
       read.mockRestore();
     });
+
+    it('rank an organization read in parts, side by side, as in one statement', async () => {
+      const { api } = filed.admin;
+      const { deps, services } = filed.app.quire;
+      const newOrg = async (title: string) => (await api.orgs.createOrganization({ title })).data.id;
+      const indexed = async (org: string, title: string, pages: ReturnType<typeof insert>[]) => {
+        const id = (await api.orgs.createSpace(org, { title, language: 'en' } as never)).data.id;
+        await seed(api, id, pages);
+        await services.jobs.runDue();
+        return id;
+      };
+      // A's numbers enclose B's space (A's parts scope each page by its spaces); C's numbers are
+      // C's alone (each part's range is its scope).
+      const [a, b, c] = [await newOrg('Parts A'), await newOrg('Parts B'), await newOrg('Parts C')];
+      await indexed(a, 'A one', RATE_LIMIT_TIERS);
+      await indexed(b, 'B one', [insert('Rate card', 'The rate limit of the neighbour.')]);
+      const a2 = await indexed(a, 'A two', [
+        insert('Rates', 'The rate of a token, the rate of a request, the rates of all.'),
+        insert('Unlisted rate', 'A rate limit kept out of search.', { hidden: true }),
+      ]);
+      await indexed(a, 'A three', [insert('Limits', 'Limits and limiting, at a rate.')]);
+      for (const title of ['C one', 'C two', 'C three'])
+        await indexed(c, title, [
+          ...RATE_LIMIT_TIERS,
+          insert('Hidden limit', 'A rate limit.', { hidden: true }),
+        ]);
+
+      const readers = deps.database.readers!;
+      const inline = new SqliteSearchIndex(deps.db);
+      // Every organization of two space numbers and more read in parts.
+      const parted = new SqliteSearchIndex(deps.db, readers, 0, undefined, 1);
+      const every = {
+        all: true,
+        spaces: [],
+        inherit: [],
+        explicit: [],
+        none: [],
+        rootInherit: true,
+        rootExplicit: true,
+        rootNone: true,
+      };
+      const scopes = {
+        'A, every space': { org: { orgId: a, visibility: every }, includeHidden: false },
+        'A, one space': {
+          org: {
+            orgId: a,
+            visibility: {
+              ...every,
+              all: false,
+              spaces: [a2],
+              rootInherit: false,
+              rootExplicit: false,
+              rootNone: false,
+            },
+          },
+          includeHidden: false,
+        },
+        'C, every space': { org: { orgId: c, visibility: every }, includeHidden: false },
+        'C, hidden pages too': { org: { orgId: c, visibility: every }, includeHidden: true },
+      };
+      const read = vi.spyOn(readers, 'all');
+      for (const [name, scope] of Object.entries(scopes))
+        for (const text of ['rate limit ', 'rate', 'limit', '"rate limit"', 'rate -token', 'okapi']) {
+          const clauses = parseQuery(text);
+          const plan = planQuery(clauses, await inline.expansions(['en'], stemRequests(clauses)));
+          for (const limit of [1, 3, 50]) {
+            let cursor: RankCursor | undefined;
+            for (let page = 0; page < 30; page++) {
+              const expected = await inline.rank(plan, scope, cursor, limit);
+              read.mockClear();
+              expect(
+                await parted.rank(plan, scope, cursor, limit),
+                `${name}: ${text} limit ${limit} page ${page}`,
+              ).toEqual(expected);
+              // One statement a part.
+              expect(read.mock.calls.length).toBeGreaterThanOrEqual(2);
+              const last = expected.pages.at(-1);
+              if (!expected.more || !last) break;
+              cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };
+            }
+          }
+        }
+      read.mockRestore();
+    });
   });
 
   describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL indexes', () => {
