@@ -509,6 +509,56 @@ export function searchSuite(env: Record<string, string>): void {
       // After a large write the statistics are taken and every pending GIN entry merged.
       await expect(new PostgresSearchIndex(db).optimize()).resolves.toBeUndefined();
     });
+
+    it('ranks an organization read in parts, side by side, as in one statement', async () => {
+      const parts = await createOrg(owner, 'Parts org');
+      for (const title of ['P one', 'P two', 'P three']) {
+        const id = (await owner.api.orgs.createSpace(parts, { title, language: 'en' } as never)).data.id;
+        await seed(owner.api, id, [
+          ...RATE_LIMIT_TIERS,
+          insert('Hidden limit', 'A rate limit.', { hidden: true }),
+          insert(`Rates of ${title}`, 'The rate of a token, the rate of a request.'),
+        ]);
+      }
+      // More spaces than a search names (MAX_SPACE_TERMS): the organization's are read as a set.
+      for (let i = 0; i < 50; i++) await owner.api.orgs.createSpace(parts, { title: `Empty ${i}` } as never);
+      await server.app.quire.services.jobs.runDue();
+      const { db } = server.app.quire.deps.database;
+      const whole = new PostgresSearchIndex(db);
+      const parted = new PostgresSearchIndex(db, undefined, 1);
+      const rankPart = vi.spyOn(parted as never as { rankPart(): unknown }, 'rankPart');
+      const every = {
+        all: true,
+        spaces: [],
+        inherit: [],
+        explicit: [],
+        none: [],
+        rootInherit: true,
+        rootExplicit: true,
+        rootNone: true,
+      };
+      for (const includeHidden of [false, true])
+        for (const text of ['rate limit ', 'rate', 'limit', '"rate limit"', 'rate -token', 'okapi']) {
+          const scope = { org: { orgId: parts, visibility: every }, includeHidden };
+          const clauses = parseQuery(text);
+          const plan = planQuery(clauses, await whole.expansions(['en'], stemRequests(clauses)));
+          for (const limit of [1, 4, 50]) {
+            let cursor: RankCursor | undefined;
+            for (let page = 0; page < 30; page++) {
+              const expected = await whole.rank(plan, scope, cursor, limit);
+              rankPart.mockClear();
+              expect(
+                await parted.rank(plan, scope, cursor, limit),
+                `${text} limit ${limit} page ${page}`,
+              ).toEqual(expected);
+              expect(rankPart.mock.calls.length).toBeGreaterThanOrEqual(2);
+              const last = expected.pages.at(-1);
+              if (!expected.more || !last) break;
+              cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };
+            }
+          }
+        }
+    });
   });
 
   describe('languages', () => {
