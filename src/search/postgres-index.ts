@@ -95,6 +95,13 @@ export function pageTermsOf(page: IndexedPage): string {
  */
 const codeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A part's ranking (see `rankPart`): its count is null when the count beside it is the answer's. */
+type PartRanking = Omit<Ranking, 'total'> & { total: number | null };
+
+/** A query of one word (its forms and prefix; no phrase to leave out), whose pages are counted from their own terms (0026). */
+const isOneWord = (plan: QueryPlan) =>
+  plan.must.length === 1 && plan.must[0]!.kind === 'any' && plan.not.every((n) => n.kind === 'any');
+
 /** An organization of this many spaces and more is searched in parts (see `partsOf`). */
 const SPLIT_SPACES = 1_000;
 
@@ -210,8 +217,11 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       : await this.fewSpaces(scope);
     if (named?.length === 0) return { pages: [], more: false, total: 0 };
     const parts = named === undefined && scope.org ? await this.partsOf(scope.org.orgId) : 1;
+    // A query of one word is counted beside the ranking, once for the whole scope.
+    const counting = tiered && isOneWord(plan) ? this.countOneWord(plan, scope, count, named) : undefined;
+    counting?.catch(() => undefined);
     this.ranking++;
-    let answers: Array<Ranking | undefined>;
+    let answers: Array<PartRanking | undefined>;
     try {
       answers = await Promise.all(
         Array.from({ length: parts }, (_, part) =>
@@ -221,18 +231,26 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     } finally {
       this.ranking--;
     }
-    if (answers.length === 1) return answers[0];
     // A part whose title and heading pages ran out: every part is ranked again in full.
     if (answers.includes(undefined)) return undefined;
+    const ranked = answers as PartRanking[];
     // The parts' spaces are apart: their best pages, in the statement's order, are the answer's,
-    // and their counts add up.
-    const pages = (answers as Ranking[])
-      .flatMap((answer) => answer.pages)
-      .sort((a, b) => b.score - a.score || codeOrder(a.spaceId, b.spaceId) || codeOrder(a.pageId, b.pageId));
+    // and their counts add up, unless one was left to the count beside them.
+    const pages =
+      ranked.length === 1
+        ? ranked[0]!.pages
+        : ranked
+            .flatMap((answer) => answer.pages)
+            .sort(
+              (a, b) => b.score - a.score || codeOrder(a.spaceId, b.spaceId) || codeOrder(a.pageId, b.pageId),
+            );
+    const totals = ranked.map((answer) => answer.total);
     return {
       pages: pages.slice(0, count),
-      more: pages.length > count || answers.some((answer) => answer!.more),
-      total: answers.reduce((sum, answer) => sum + answer!.total, 0),
+      more: pages.length > count || ranked.some((answer) => answer.more),
+      total: totals.includes(null)
+        ? ((await counting) ?? 0)
+        : totals.reduce<number>((sum, total) => sum + total!, 0),
     };
   }
 
@@ -263,21 +281,11 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     tiered: boolean,
     named: string[] | undefined,
     part: { part: number; parts: number } | undefined,
-  ): Promise<Ranking | undefined> {
-    const fixed = scope.org === undefined && scope.spaceIds !== undefined;
+  ): Promise<PartRanking | undefined> {
     const query = sql`${toTsQuery(plan.must)}::tsquery`;
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
-    // A few spaces are one array to compare with; an organization's thousands are a hashed set
-    // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search). The
-    // set must stay a filter on the matches the GIN index finds: as a top-level IN, PostgreSQL
-    // turns it into a join and reads every space's sections by space (it takes a CTE for 200
-    // rows), 10,000 index probes that checked each vector (111 ms to count 10,000 matches
-    // instead of 12). Under an OR it is not joined but hashed; the OR itself folds away later.
-    const spaceIn = (column: RawBuilder<unknown>) =>
-      fixed
-        ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
-        : sql`(${column} IN (SELECT id FROM sp) OR false)`;
+    const { fixed, spaces, spaceIn } = this.scopeOf(scope, part);
     // The rows of `table` under `alias` that match, in scope, without a word left out. ts_rank
     // and the words-together check are taken where a row's vector is read, so no vector travels
     // through a join.
@@ -302,15 +310,6 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         ? sql``
         : sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
           SELECT p.space_id, p.page_id FROM search_pages p WHERE ${spaceIn(sql`p.space_id`)} AND p.hidden = 1)`;
-    // A list of spaces is one parameter, so the statement's text depends only on the query's
-    // shape; an organization's visibility rules are lists of any length.
-    const spaces = fixed
-      ? sql`s.deleted_at IS NULL AND s.id = ANY(${scope.spaceIds}::text[])`
-      : sql`${this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`)}${
-          part
-            ? sql` AND (hashtext(s.id) & 2147483647) % ${sql.lit(part.parts)} = ${sql.lit(part.part)}`
-            : sql``
-        }`;
     // Whether only the title and heading tiers are scored: more pages have one than the answer
     // holds (computed once). They outrank every other page, words together or not, and no other
     // match is read. Otherwise every match is read, once, with its relevance and whether it has
@@ -320,8 +319,17 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // together, 13,541 matches, whose grouping took 14 of 73 ms). Deciding by the words together
     // before reading the matches would take a pass over them of its own, and a second one when
     // it did not restrict (a search of 10,000 spaces: 72 ms with one pass, 117 with two).
-    const restricting = tiered ? sql`((SELECT COUNT(*) FROM cp) > ${sql.lit(count)})` : sql`false`;
-    const restrictingTogether = tiered ? sql`((SELECT COUNT(*) FROM gp) > ${sql.lit(count)})` : sql`false`;
+    // More title rows than the answer holds decide it alone: then the union of the title and
+    // heading pages (cp, gp) is never built (a word in the title of each of 10,000 spaces: 20,000
+    // title and 20,000 heading rows, 20 ms of unions and counts a statement).
+    const restricting = tiered
+      ? sql`((SELECT COUNT(*) FROM (SELECT 1 FROM tm LIMIT ${sql.lit(count + 1)}) l) > ${sql.lit(count)}
+          OR (SELECT COUNT(*) FROM cp) > ${sql.lit(count)})`
+      : sql`false`;
+    // When the tiers restrict, every match outside them is left out (r is empty): gp is cp.
+    const restrictingTogether = tiered
+      ? sql`(${restricting} OR (SELECT COUNT(*) FROM gp) > ${sql.lit(count)})`
+      : sql`false`;
     const rel = (r: RawBuilder<unknown>) => sql`${r} / (1.0 + ${r})`;
     // A page's best (see above), grouped from its tier rows and, when every match is ranked, its
     // sections' (r): tt marks the title, w a tier's weight, gw the words together in a section.
@@ -359,36 +367,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // own rows, in a statement of its own on another connection while this one ranks (one after
     // the other they took 30-50 and 45 ms: a common word, 100,000 pages). Any other query is
     // counted from its matches (a CTE is read when first used).
-    const oneWord =
-      plan.must.length === 1 && plan.must[0]!.kind === 'any' && plan.not.every((n) => n.kind === 'any');
-    // It counts only when the title and heading rows in scope are more than the answer holds:
-    // with fewer, their pages cannot be (the ranking's `restricting` counts such pages, without
-    // the words left out), so every match is ranked and counted by the ranking itself. Counting
-    // anyway took the other core from the ranking: "configuration", in no title or heading of an
-    // organization of 10,000 spaces, 14 ms of counting beside 36 of ranking.
-    const counting =
-      oneWord && tiered
-        ? this.db.executeQuery(
-            this.prepared(
-              fixed,
-              sql<{
-                n: number | null;
-              }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
-                tiers AS (
-                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, named)}
-                    AND ${spaceIn(sql`t.space_id`)}
-                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, named)}
-                    AND ${spaceIn(sql`h.space_id`)}
-                  LIMIT ${sql.lit(count + 1)}
-                )
-                SELECT CASE WHEN (SELECT COUNT(*) FROM tiers) > ${sql.lit(count)} THEN (
-                  SELECT COUNT(*) FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
-                  AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
-                  ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}
-                ) END AS n) c`.compile(this.db),
-            ),
-          )
-        : undefined;
+    const oneWord = isOneWord(plan);
     const counted = oneWord
       ? sql`NULL::bigint`
       : sql`(SELECT COUNT(*) FROM (SELECT DISTINCT m.space_id, m.page_id FROM m WHERE true ${hidden('m')}) d)`;
@@ -418,10 +397,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // Planning this statement takes 1.5 ms, as long as running it for a rare word. Its generic
     // plan, which a prepared statement settles on, is the one wanted for every query: matches by
     // the GIN index, however many.
-    const [{ rows }, pagesCounted] = await Promise.all([
-      this.db.executeQuery(this.prepared(fixed, statement)),
-      counting,
-    ]);
+    const { rows } = await this.db.executeQuery(this.prepared(fixed, statement));
     const found = rows.filter((r): r is PageRow & typeof r => r.page_id != null);
     // Fewer pages than asked from the tiers only: they ran out, so every match is ranked.
     if (tiered && found.length <= count && rows[0]?.restricted === true) return undefined;
@@ -441,8 +417,80 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         })),
       })),
       more: found.length > count,
-      total: Number(rows[0]?.total ?? pagesCounted?.rows[0]?.n ?? 0),
+      total: rows[0]?.total == null ? null : Number(rows[0].total),
     };
+  }
+
+  /**
+   * The scope's spaces as a condition on \`spaces s\` (of one part when the search is read in
+   * parts), and whether a space id is one of them once they are the CTE \`sp\`.
+   */
+  private scopeOf(scope: SearchScope, part: { part: number; parts: number } | undefined) {
+    const fixed = scope.org === undefined && scope.spaceIds !== undefined;
+    // A list of spaces is one parameter, so the statement's text depends only on the query's
+    // shape; an organization's visibility rules are lists of any length.
+    const spaces = fixed
+      ? sql`s.deleted_at IS NULL AND s.id = ANY(${scope.spaceIds}::text[])`
+      : sql`${this.scopeSql({ ...scope, includeHidden: true }, sql`s.id`)}${
+          part
+            ? sql` AND (hashtext(s.id) & 2147483647) % ${sql.lit(part.parts)} = ${sql.lit(part.part)}`
+            : sql``
+        }`;
+    // A few spaces are one array to compare with; an organization's thousands are a hashed set
+    // (an array parameter is compared element by element: 10,000 spaces, 171 ms a search). The
+    // set must stay a filter on the matches the GIN index finds: as a top-level IN, PostgreSQL
+    // turns it into a join and reads every space's sections by space (it takes a CTE for 200
+    // rows), 10,000 index probes that checked each vector (111 ms to count 10,000 matches
+    // instead of 12). Under an OR it is not joined but hashed; the OR itself folds away later.
+    const spaceIn = (column: RawBuilder<unknown>) =>
+      fixed
+        ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
+        : sql`(${column} IN (SELECT id FROM sp) OR false)`;
+    return { fixed, spaces, spaceIn };
+  }
+
+  /**
+   * The pages a query of one word matches in the whole scope, counted from the pages' own terms
+   * (0026), or null when the ranking will count them itself; started beside the ranking, once
+   * however many parts it reads (each part's count read every page row the word matches: a
+   * word in every title of 10,000 spaces, 36 ms of counting a part).
+   */
+  private countOneWord(
+    plan: QueryPlan,
+    scope: SearchScope,
+    count: number,
+    named: string[] | undefined,
+  ): Promise<number | null> {
+    const { fixed, spaces, spaceIn } = this.scopeOf(scope, undefined);
+    const filter = toTsQuery(plan.must, { lean: true });
+    const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
+    // It counts only when the title and heading rows in scope are more than the answer holds:
+    // with fewer, their pages cannot be (the ranking's `restricting` counts such pages, without
+    // the words left out), so every match is ranked and counted by the ranking itself. Counting
+    // anyway took the other core from the ranking: "configuration", in no title or heading of an
+    // organization of 10,000 spaces, 14 ms of counting beside 36 of ranking.
+    return this.db
+      .executeQuery(
+        this.prepared(
+          fixed,
+          sql<{
+            n: number | null;
+          }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
+                tiers AS (
+                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, named)}
+                    AND ${spaceIn(sql`t.space_id`)}
+                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, named)}
+                    AND ${spaceIn(sql`h.space_id`)}
+                  LIMIT ${sql.lit(count + 1)}
+                )
+                SELECT CASE WHEN (SELECT COUNT(*) FROM tiers) > ${sql.lit(count)} THEN (
+                  SELECT COUNT(*) FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
+                  AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
+                  ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}
+                ) END AS n) c`.compile(this.db),
+        ),
+      )
+      .then(({ rows }) => (rows[0]?.n == null ? null : Number(rows[0].n)));
   }
 
   /**
