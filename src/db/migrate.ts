@@ -31,6 +31,7 @@ import * as searchVectorsInline from './migrations/0028-search-vectors-inline.js
 import * as searchTitleHeadingTables from './migrations/0029-search-title-heading-tables.js';
 import * as searchPostings from './migrations/0030-search-postings.js';
 import * as searchPostingsGeneration from './migrations/0031-search-postings-generation.js';
+import * as siblingOrder from './migrations/0032-sibling-order.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029-search-title-heading-tables': searchTitleHeadingTables,
   '0030-search-postings': searchPostings,
   '0031-search-postings-generation': searchPostingsGeneration,
+  '0032-sibling-order': siblingOrder,
 };
 
 class StaticProvider implements MigrationProvider {

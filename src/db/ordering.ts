@@ -46,6 +46,28 @@ async function siblings(
   return all.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
 }
 
+/** The highest position among the siblings (0 when there are none), from the index of 0032 alone. */
+async function lastPosition(
+  tx: Tx,
+  orgId: string,
+  parentId: string | null,
+  exclude: string | undefined,
+): Promise<number> {
+  const last = async (table: 'spaces' | 'collections') => {
+    let q = tx
+      .selectFrom(table)
+      .select((eb) => eb.fn.max('position').as('last'))
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null);
+    q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
+    if (exclude) q = q.where('id', '!=', exclude);
+    const row = await q.executeTakeFirst();
+    return row?.last == null ? undefined : Number(row.last);
+  };
+  const found = [await last('spaces'), await last('collections')].filter((p) => p !== undefined);
+  return found.length > 0 ? Math.max(...found) : 0;
+}
+
 async function renumber(tx: Tx, list: Sibling[]): Promise<void> {
   for (const [i, s] of list.entries()) {
     s.position = (i + 1) * GAP;
@@ -69,9 +91,9 @@ export async function placeAmongSiblings(
   movingId?: string,
   field = 'body.position',
 ): Promise<number> {
-  const list = await siblings(tx, orgId, parentId, movingId);
   const anchorPointer = placement?.before ?? placement?.after;
-  if (!anchorPointer) return (list.at(-1)?.position ?? 0) + GAP;
+  if (!anchorPointer) return (await lastPosition(tx, orgId, parentId, movingId)) + GAP;
+  const list = await siblings(tx, orgId, parentId, movingId);
 
   const which = placement?.before ? 'before' : 'after';
   const anchor = pointerOf(anchorPointer);

@@ -127,6 +127,22 @@ describe('collections', () => {
     void b;
   });
 
+  it('puts a new space after the last of its siblings, left and deleted ones aside', async () => {
+    const c = await newCollection('Appended');
+    const elsewhere = await newCollection('Elsewhere');
+    const a = await newSpace('A', c.id);
+    const b = await newSpace('B', c.id);
+    const x = await newSpace('X', c.id);
+    await newSpace('D', c.id);
+    await admin.api.spaces.deleteSpaceById(x.id);
+    await admin.api.spaces.moveSpace(b.id, { parent: elsewhere.id } as never);
+    await newSpace('E', c.id);
+    await admin.api.spaces.moveSpace(a.id, { parent: elsewhere.id } as never);
+    await newSpace('F', c.id);
+    expect(await spaceTitles(c.id)).toEqual(['D', 'E', 'F']);
+    expect(await spaceTitles(elsewhere.id)).toEqual(['B', 'A']);
+  });
+
   it('refuses a position naming something that is not a sibling', async () => {
     const c1 = await newCollection('Siblings one');
     const c2 = await newCollection('Siblings two');
