@@ -332,8 +332,11 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       : sql`false`;
     const rel = (r: RawBuilder<unknown>) => sql`${r} / (1.0 + ${r})`;
     // A page's best (see above), grouped from its tier rows and, when every match is ranked, its
-    // sections' (r): tt marks the title, w a tier's weight, gw the words together in a section.
-    // A section adds nothing to a page with a tier, so both passes score such a page alike.
+    // sections' (r): only a title row has a trel, w is a tier's weight, gw the words together in
+    // a section. A section adds nothing to a page with a tier, so both passes score such a page
+    // alike. Three aggregates a row, not five: a weight is whole and a relevance below 1, so a
+    // page's best weight is the whole part of its best w + rel (as on SQLite; a word in every
+    // title of 10,000 spaces: 59.5 -> 56.8 and 63.7 -> 60.2 ms a part, same rows).
     const ranked = sql`
       sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
       tm AS MATERIALIZED (${matches('search_page_titles', 't')}),
@@ -346,13 +349,13 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       r AS MATERIALIZED (${matches('search_sections', 'x', sql`NOT ${restricting}`)}),
       gp AS MATERIALIZED (SELECT space_id, page_id FROM cp UNION SELECT space_id, page_id FROM r WHERE g),
       ranked AS MATERIALIZED (
-        SELECT u.space_id, u.page_id, (CASE WHEN MAX(u.tt) = 1 THEN 4 + MAX(u.w) + MAX(u.trel)
-            WHEN MAX(u.w) > 0 THEN MAX(u.w + u.rel) ELSE MAX(u.gw + u.rel) END)::float8 AS score
+        SELECT u.space_id, u.page_id, (CASE WHEN MAX(u.trel) IS NOT NULL THEN 4 + FLOOR(MAX(u.w + u.rel)) + MAX(u.trel)
+            WHEN MAX(u.w + u.rel) >= 1 THEN MAX(u.w + u.rel) ELSE MAX(u.gw + u.rel) END)::float8 AS score
         FROM (
-          SELECT space_id, page_id, 1 AS tt, CASE WHEN g THEN 1 ELSE 0 END AS w, ${rel(sql`r`)} AS trel,
+          SELECT space_id, page_id, CASE WHEN g THEN 1 ELSE 0 END AS w, ${rel(sql`r`)} AS trel,
             0::float8 AS rel, 0 AS gw FROM tm
-          UNION ALL SELECT space_id, page_id, 0, CASE WHEN g THEN 3 ELSE 2 END, 0::float8, ${rel(sql`r`)}, 0 FROM hm
-          UNION ALL SELECT space_id, page_id, 0, 0, 0::float8, ${rel(sql`r`)}, CASE WHEN g THEN 1 ELSE 0 END FROM r
+          UNION ALL SELECT space_id, page_id, CASE WHEN g THEN 3 ELSE 2 END, NULL::float8, ${rel(sql`r`)}, 0 FROM hm
+          UNION ALL SELECT space_id, page_id, 0, NULL::float8, ${rel(sql`r`)}, CASE WHEN g THEN 1 ELSE 0 END FROM r
             WHERE g OR NOT ${restrictingTogether}
         ) u WHERE true ${hidden('u')} GROUP BY u.space_id, u.page_id
       ),
