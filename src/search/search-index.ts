@@ -143,7 +143,7 @@ export type PageRow = Pick<
 >;
 
 /** A hit's page with one of its sections (none when it is gone since the postings were read). */
-type HitRow = PageRow & { num: number } & {
+export type HitRow = PageRow & { num: number } & {
   [K in 'position' | 'anchor' | 'heading' | 'body']: SectionRow[K] | null;
 };
 
@@ -261,15 +261,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     const keys: number[] = [];
     for (const { page, sections } of ranked.pages)
       for (const position of sections) keys.push(page * SECTION_SPAN + position);
-    const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
-        p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
-      FROM ${this.keyList(keys)}
-      CROSS JOIN search_pages p
-      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
-        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
-      WHERE p.space_id = ${spaceId} AND p.num = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
-      ORDER BY p.num, s.position`.compile(this.db);
-    const rows = keys.length ? (await this.db.executeQuery(this.keepPrepared(statement))).rows : [];
+    const rows = keys.length ? await this.hitRows(spaceId, keys) : [];
     const byNum = new Map<number, { row: HitRow; sections: StoredSection[] }>();
     for (const row of rows) {
       const num = Number(row.num);
@@ -295,6 +287,23 @@ export abstract class SqlSearchIndex implements SearchIndex {
       });
     }
     return { pages, more: ranked.more, total: ranked.total };
+  }
+
+  /**
+   * The rows of the hits' pages and sections, by keys (a page number times SECTION_SPAN plus a
+   * section position): each page with each of its sections, in number and position order; a
+   * page with no row for its section: one with the section's columns null.
+   */
+  protected async hitRows(spaceId: string, keys: number[]): Promise<HitRow[]> {
+    const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
+        p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
+      FROM ${this.keyList(keys)}
+      CROSS JOIN search_pages p
+      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
+        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
+      WHERE p.space_id = ${spaceId} AND p.num = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
+      ORDER BY p.num, s.position`.compile(this.db);
+    return (await this.db.executeQuery(this.keepPrepared(statement))).rows;
   }
 
   /**

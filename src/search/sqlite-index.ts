@@ -2,9 +2,11 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../db/database.js';
 import type { SqliteReaders } from '../db/sqlite-readers.js';
 import { documentTokens } from './analyzer.js';
+import { POSITION_SPAN } from './postings/codec.js';
 import { type Match, type QueryPlan, toFts5 } from './query.js';
 import {
   chunks,
+  type HitRow,
   type IndexedPage,
   type PageRow,
   type RankCursor,
@@ -46,7 +48,8 @@ const WEIGHTS = sql.raw('10.0, 4.0, 1.0');
 /** A bm25 (negative, lower is better) as a relevance in [0, 1), higher is better. */
 const REL = (bm: RawBuilder<unknown>) => sql`((0.0 - ${bm}) / (1.0 - ${bm}))`;
 
-const POSITION_BITS = 20n;
+/** A section's id ends with its key in a list of hits (search-index.ts): page * POSITION_SPAN + position. */
+const POSITION_BITS = BigInt(Math.log2(POSITION_SPAN));
 const PAGE_BITS = 22n;
 const SPACE_BITS = 21n;
 /** `sid >> PAGE_SHIFT` is a section's page key, `sid >> SPACE_SHIFT` its space number. */
@@ -156,6 +159,41 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       if (row?.low == null || row.high == null) return null;
       return { low: Number(row.low), high: Number(row.high), whole: Number(row.keys) === Number(row.live) };
     });
+  }
+
+  /**
+   * The hits' rows in two statements: their pages, once each, then their sections by id (a
+   * section's id is its space's number above its key). One statement joining the two read a
+   * page's row again for each of its sections: 2.4 ms for 100 pages and 300 keys against 1.0 ms
+   * (0.4 + 0.6). A commit between the two is as a section gone since the postings were read.
+   */
+  protected override async hitRows(spaceId: string, keys: number[]): Promise<HitRow[]> {
+    const nums = [...new Set(keys.map((key) => Math.floor(key / POSITION_SPAN)))];
+    const { rows: pages } = await sql<PageRow & { num: number }>`
+      SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors, p.num
+      FROM json_each(${JSON.stringify(nums)}) w
+      CROSS JOIN search_pages p
+      WHERE p.space_id = ${spaceId} AND p.num = w.value`.execute(this.db);
+    const { rows: sections } = await sql<
+      Pick<HitRow, 'num' | 'position' | 'anchor' | 'heading' | 'body'>
+    >`SELECT (x.id >> ${PAGE_SHIFT}) & ${PAGE_MASK} AS num, x.position, x.anchor, x.heading, x.body
+      FROM json_each(${JSON.stringify(keys)}) w
+      CROSS JOIN search_sections x
+        ON x.id = ((SELECT k.num FROM search_space_keys k WHERE k.space_id = ${spaceId}) << ${SPACE_SHIFT}) | w.value
+      ORDER BY x.id`.execute(this.db);
+    const byNum = new Map<number, Array<(typeof sections)[number]>>();
+    for (const section of sections) {
+      const list = byNum.get(Number(section.num));
+      if (list) list.push(section);
+      else byNum.set(Number(section.num), [section]);
+    }
+    const out: HitRow[] = [];
+    for (const page of pages.sort((a, b) => Number(a.num) - Number(b.num))) {
+      const found = byNum.get(Number(page.num));
+      if (!found) out.push({ ...page, position: null, anchor: null, heading: null, body: null });
+      else for (const section of found) out.push({ ...page, ...section, num: page.num });
+    }
+    return out;
   }
 
   protected keyList(keys: number[]): RawBuilder<unknown> {

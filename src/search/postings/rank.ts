@@ -183,14 +183,40 @@ function scan(
     for (const alternatives of steps)
       for (const term of alternatives) if (!positional.has(term)) positional.set(term, positional.size);
 
-  const terms = [...new Set([...roles.keys(), ...positional.keys()])].filter((term) => input.rows.has(term));
+  const present = [...new Set([...roles.keys(), ...positional.keys()])].filter((term) =>
+    input.rows.has(term),
+  );
   const idf = new Map<string, number>();
-  for (const term of terms) {
+  // Sections holding each part's terms: the rarest part leads (below).
+  const partSections = new Map<number, number>();
+  for (const term of present) {
     const holding = input.holding?.get(term) ?? sectionsHolding(input.rows.get(term)!);
     idf.set(term, Math.log(1 + (input.sections - holding + 0.5) / (holding + 0.5)));
+    for (const part of roles.get(term) ?? [])
+      partSections.set(part.bit, (partSections.get(part.bit) ?? 0) + holding);
   }
+  // A section matches only with every part, so only the sections of the part held by the
+  // fewest take slots; the other terms add to those sections and skip the rest ("install
+  // package" ranked each section of either word).
+  let lead = 0;
+  if (bits > 1) {
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let bit = 0; bit < bits; bit++) {
+      const held = partSections.get(1 << bit) ?? 0;
+      if (held < fewest) {
+        fewest = held;
+        lead = 1 << bit;
+      }
+    }
+  }
+  const leads = (term: string) => lead === 0 || (roles.get(term) ?? []).some((part) => part.bit === lead);
+  // The leading part's terms first: their sections are the slots the others find.
+  const terms = [...present.filter(leads), ...present.filter((term) => !leads(term))];
   // What reading a term adds to a section: the bits of the parts it is, relevance once a part.
-  const readings = new Map<string, { bits: number; times: number; weight: number; at: number }>();
+  const readings = new Map<
+    string,
+    { bits: number; times: number; weight: number; at: number; follows: boolean }
+  >();
   for (const term of terms) {
     const parts = roles.get(term) ?? [];
     let termBits = 0;
@@ -200,6 +226,7 @@ function scan(
       times: parts.length,
       weight: idf.get(term)! * (K1 + 1),
       at: positional.get(term) ?? -1,
+      follows: !leads(term),
     });
   }
   const slots = Slots.take(positional.size);
@@ -224,15 +251,18 @@ function scan(
     const here = new Map(chunks.get(chunk)!.map(({ term, row }) => [term, row]));
     slots.begin();
     for (const { term, row } of chunks.get(chunk)!) {
-      const { bits: termBits, times, weight, at } = readings.get(term)!;
+      const { bits: termBits, times, weight, at, follows } = readings.get(term)!;
       // Room for every section of the row first: the arrays stay the same while it is read.
-      slots.reserve(row.sections ?? sectionsIn(row.entries));
+      if (!follows) slots.reserve(row.sections ?? sectionsIn(row.entries));
       const { marks, bm } = slots;
       const offsets = at < 0 ? undefined : slots.positions(at);
       slots.restart();
       reader.start(base, row.entries, offsets ? row.positions : null);
       while (reader.next()) {
-        const slot = slots.slot(reader.page - base, reader.position);
+        const slot = follows
+          ? slots.existing(reader.page - base, reader.position)
+          : slots.slot(reader.page - base, reader.position);
+        if (slot < 0) continue;
         const tf = reader.weight;
         const score = (weight * tf) / (tf + normBase + normScale * reader.length);
         // Every term of a word adds its relevance, as the engines score a word's forms.
@@ -440,6 +470,24 @@ class Slots {
       else next[before] = taken;
       slot = taken;
     }
+    this.lastPage = page;
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  /** The slot of a section taken already, or -1; sections of a term in page and position order. */
+  existing(page: number, position: number): number {
+    const { positionOf, next } = this;
+    let before = page === this.lastPage ? this.lastSlot : -1;
+    let slot = before < 0 ? this.head[page]! : next[before]!;
+    while (slot >= 0 && positionOf[slot]! < position) {
+      before = slot;
+      slot = next[slot]!;
+    }
+    // The next section of the page is searched from the last slot before this one.
+    this.lastPage = before < 0 ? -1 : page;
+    this.lastSlot = before;
+    if (slot < 0 || positionOf[slot] !== position) return -1;
     this.lastPage = page;
     this.lastSlot = slot;
     return slot;
