@@ -142,8 +142,14 @@ export type PageRow = Pick<
   'space_id' | 'page_id' | 'title' | 'description' | 'path' | 'ancestors'
 >;
 
+/** A hit's page row and the sections of it the ranking named. */
+export interface HitPage {
+  row: PageRow;
+  sections: StoredSection[];
+}
+
 /** A hit's page with one of its sections (none when it is gone since the postings were read). */
-export type HitRow = PageRow & { num: number } & {
+type HitRow = PageRow & { num: number } & {
   [K in 'position' | 'anchor' | 'heading' | 'body']: SectionRow[K] | null;
 };
 
@@ -261,18 +267,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
     const keys: number[] = [];
     for (const { page, sections } of ranked.pages)
       for (const position of sections) keys.push(page * SECTION_SPAN + position);
-    const rows = keys.length ? await this.hitRows(spaceId, keys) : [];
-    const byNum = new Map<number, { row: HitRow; sections: StoredSection[] }>();
-    for (const row of rows) {
-      const num = Number(row.num);
-      let found = byNum.get(num);
-      if (!found) {
-        found = { row, sections: [] };
-        byNum.set(num, found);
-      }
-      // A section gone since the postings were read (another connection's write) is left out.
-      if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
-    }
+    const byNum = keys.length ? await this.hitPages(spaceId, keys) : new Map<number, HitPage>();
     const pages: RankedPage[] = [];
     for (const { page, score } of ranked.pages) {
       // A page deleted since its postings were read is left out.
@@ -290,11 +285,11 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   /**
-   * The rows of the hits' pages and sections, by keys (a page number times SECTION_SPAN plus a
-   * section position): each page with each of its sections, in number and position order; a
-   * page with no row for its section: one with the section's columns null.
+   * The hits' pages by number, each with its sections named by `keys` (a page number times
+   * SECTION_SPAN plus a section position) in position order. A section gone since the postings
+   * were read (another connection's write) is left out, as is a page.
    */
-  protected async hitRows(spaceId: string, keys: number[]): Promise<HitRow[]> {
+  protected async hitPages(spaceId: string, keys: number[]): Promise<Map<number, HitPage>> {
     const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
         p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
       FROM ${this.keyList(keys)}
@@ -303,7 +298,18 @@ export abstract class SqlSearchIndex implements SearchIndex {
         AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
       WHERE p.space_id = ${spaceId} AND p.num = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
       ORDER BY p.num, s.position`.compile(this.db);
-    return (await this.db.executeQuery(this.keepPrepared(statement))).rows;
+    const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
+    const byNum = new Map<number, HitPage>();
+    for (const row of rows) {
+      const num = Number(row.num);
+      let found = byNum.get(num);
+      if (!found) {
+        found = { row, sections: [] };
+        byNum.set(num, found);
+      }
+      if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
+    }
+    return byNum;
   }
 
   /**
