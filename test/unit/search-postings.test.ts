@@ -316,6 +316,39 @@ describe('ranking from postings', () => {
     },
   );
 
+  it.each([
+    ['one word', 0, 'titles'],
+    ['a word and its forms', 1, 'titles'],
+    ['a word left out', 5, 'titles'],
+    ['one word', 0, 'headings'],
+    ['a word and its forms', 1, 'headings'],
+  ] as const)(
+    '%s (query %i), a few pages at a time, with it in many %s: each page once, as in the whole answer, and the whole count',
+    (_name, index, where) => {
+      // Once the best pages have the word in their title (or, titles aside, a heading), a
+      // chunk's other pages are only counted: the pages of each part, their sections and
+      // the count must be the whole answer's.
+      const plain = where === 'titles' ? pages : pages.map((page) => ({ ...page, title: 'plain' }));
+      const input = { ...base, rows: rowsOf(plain), ...queries[index]![1] };
+      const whole = rankPostings({ ...input, count: 1000 })!;
+      // Enough of them that a part's best pages are all such pages.
+      expect(whole.pages.filter((p) => p.score >= (where === 'titles' ? 4 : 2)).length).toBeGreaterThan(4);
+      for (const limit of [1, 3, 7]) {
+        const seen: typeof whole.pages = [];
+        let after: { score: number; page: number } | undefined;
+        for (;;) {
+          const part = rankPostings({ ...input, count: limit, after })!;
+          expect(part.total, `limit ${limit}`).toBe(whole.total);
+          seen.push(...part.pages);
+          if (!part.more) break;
+          const last = part.pages.at(-1)!;
+          after = { score: last.score, page: last.page };
+        }
+        expect(seen, `limit ${limit}`).toEqual(whole.pages);
+      }
+    },
+  );
+
   it('ranks a title match above a heading match above the words together above the text', () => {
     const made: PostedPage[] = [
       { num: 1, title: 'Other', sections: [{ position: 0, heading: '', text: 'gamma and then delta' }] },

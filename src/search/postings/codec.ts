@@ -274,7 +274,10 @@ export class EntryReader {
   private positionsOffset = 0;
   private first = true;
 
+  private base = 0;
+
   start(base: number, entries: Uint8Array, positions: Uint8Array | null): void {
+    this.base = base;
     this.entries = entries;
     this.positions = positions;
     this.offset = 0;
@@ -315,6 +318,33 @@ export class EntryReader {
     return true;
   }
 
+  /**
+   * The next section of a page marked with `bit` in `pages` (by page number in the chunk), as
+   * `next` reads it; the sections of other pages are passed over without decoding their weight
+   * and length. For a reader started without positions.
+   */
+  nextMarked(pages: Uint8Array, bit: number): boolean {
+    const data = this.entries;
+    while (this.offset < data.length) {
+      const delta = this.varint(data);
+      const position = this.varint(data);
+      this.position = delta === 0 && !this.first ? this.position + position + 1 : position;
+      this.first = false;
+      this.page += delta;
+      if (!(pages[this.page - this.base]! & bit)) {
+        while (data[this.offset++]! >= 0x80);
+        while (data[this.offset++]! >= 0x80);
+        continue;
+      }
+      const packed = this.varint(data);
+      this.weight = Math.floor(packed / 4);
+      this.flags = packed % 4;
+      this.length = this.varint(data);
+      return true;
+    }
+    return false;
+  }
+
   private varint(data: Uint8Array): number {
     let byte = data[this.offset++]!;
     if (byte < 0x80) return byte;
@@ -337,6 +367,35 @@ export function readPositions(data: Uint8Array, offset: number, out: number[]): 
   for (let n = reader.varint(); n > 0; n--) {
     previous += reader.varint();
     out.push(previous);
+  }
+}
+
+/**
+ * Marks the pages a blob of entries holds in `pages` (by page number in the chunk): 1 where a
+ * section's flags meet `need`, 2 where one does not; a page marked first is appended to `met`.
+ * Only the page deltas and flags are decoded: ranking reads a common word's entries this way
+ * before it reads the sections of the pages that can rank (rank.ts), at half the reader's cost.
+ */
+export function markPages(entries: Uint8Array, need: number, pages: Uint8Array, met: number[]): void {
+  let o = 0;
+  let page = 0;
+  while (o < entries.length) {
+    let byte = entries[o++]!;
+    let delta = byte & 0x7f;
+    for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+      byte = entries[o++]!;
+      delta += (byte & 0x7f) * scale;
+    }
+    page += delta;
+    while (entries[o++]! >= 0x80);
+    // The flags are the packed varint's two low bits, in its first byte.
+    byte = entries[o++]!;
+    const flags = byte & 3;
+    while (byte >= 0x80) byte = entries[o++]!;
+    while (entries[o++]! >= 0x80);
+    const was = pages[page]!;
+    if (was === 0) met.push(page);
+    pages[page] = was | (flags & need ? 1 : 2);
   }
 }
 

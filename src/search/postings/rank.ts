@@ -5,6 +5,7 @@ import {
   HEADING_AT,
   IN_HEADING,
   IN_TITLE,
+  markPages,
   readPositions,
   sectionsIn,
 } from './codec.js';
@@ -113,6 +114,13 @@ export function rankPostings(input: RankInput): PostingsRanking | undefined {
           return top.offer(page, score);
         },
     () => top.floor(),
+    input.hidden.size > 0 || excluded.size > 0
+      ? (base, pages) => {
+          for (const page of pages) if (!input.hidden.has(base + page) && !excluded.has(base + page)) total++;
+        }
+      : (_base, pages) => {
+          total += pages.length;
+        },
   );
   if (!done) return undefined;
   const pages = top.sorted();
@@ -146,6 +154,11 @@ function scan(
   input: RankInput,
   visit: (page: number, score: number) => { sections: number[] } | undefined,
   floor: () => number = () => Number.NEGATIVE_INFINITY,
+  /**
+   * Counts pages that matched but cannot rank (see `need` below), a chunk's at a time: `base`
+   * plus each of `pages`. Without it, every page is visited.
+   */
+  tally?: (base: number, pages: readonly number[]) => void,
 ): boolean {
   // Every term's roles: which parts it satisfies.
   const roles = new Map<string, Part[]>();
@@ -241,15 +254,28 @@ function scan(
       if (list) list.push({ term, row });
       else chunks.set(row.chunk, [{ term, row }]);
     }
+  // One word (or its forms) and no phrase: a page without it in a title or heading scores
+  // below 1, one with it in a heading only below 3. Once the answer's worst page scores above
+  // that, a chunk's other pages are only counted: their sections take no slot and no bm25
+  // ("configuration" in a 100,000-page space: 82,000 sections ranked one by one for 10 pages
+  // that all have it in their title). Decoding a chunk's entries is a tenth of ranking them.
+  const prunable = tally !== undefined && bits === 1 && phrases.length === 0 && togetherSteps === undefined;
   const reader = new EntryReader();
   // Each page's best section in the chunk (-1: none yet), and the pages that have one.
   const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
   const found = new Int32Array(1 << CHUNK_BITS);
   const positions: number[][] = [];
+  // Pages of the chunk met with the word where it may rank (1), elsewhere (2), or both (3).
+  const standing = prunable ? new Uint8Array(1 << CHUNK_BITS) : undefined;
+  const met: number[] = [];
+  const counted: number[] = [];
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
     const here = new Map(chunks.get(chunk)!.map(({ term, row }) => [term, row]));
     slots.begin();
+    const least = floor();
+    const need = !standing || least < 1 ? 0 : least >= 3 ? IN_TITLE : IN_TITLE | IN_HEADING;
+    if (need) for (const { row } of chunks.get(chunk)!) markPages(row.entries, need, standing!, met);
     for (const { term, row } of chunks.get(chunk)!) {
       const { bits: termBits, times, weight, at, follows } = readings.get(term)!;
       // Room for every section of the row first: the arrays stay the same while it is read.
@@ -258,7 +284,8 @@ function scan(
       const offsets = at < 0 ? undefined : slots.positions(at);
       slots.restart();
       reader.start(base, row.entries, offsets ? row.positions : null);
-      while (reader.next()) {
+      // (A query that prunes reads no positions.)
+      while (need ? reader.nextMarked(standing!, 1) : reader.next()) {
         const slot = follows
           ? slots.existing(reader.page - base, reader.position)
           : slots.slot(reader.page - base, reader.position);
@@ -276,7 +303,6 @@ function scan(
     }
     const { marks, bm } = slots;
     let pages = 0;
-    const least = floor();
     for (let slot = 0; slot < slots.count; slot++) {
       const m = slot * 3;
       if (marks[m] !== all) continue;
@@ -312,6 +338,15 @@ function scan(
       const kept = visit(base + page, best[page]!);
       if (kept) slots.hits(page, kept.sections);
       best[page] = -1;
+    }
+    if (need) {
+      for (const page of met) {
+        if (!(standing![page]! & 1)) counted.push(page);
+        standing![page] = 0;
+      }
+      tally!(base, counted);
+      met.length = 0;
+      counted.length = 0;
     }
   }
   slots.give();
