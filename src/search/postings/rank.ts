@@ -9,6 +9,10 @@ import {
   readPositions,
   sectionsIn,
 } from './codec.js';
+import { Slots } from './slots.js';
+import { type RankedNumber, TopPages } from './top-pages.js';
+
+export type { RankedNumber } from './top-pages.js';
 
 /**
  * Ranking from a space's postings, in the server's process: the same rules as the engines'
@@ -56,13 +60,6 @@ export interface RankInput {
   /** Where the previous page of results ended: its score and page number. */
   after?: { score: number; page: number } | undefined;
   count: number;
-}
-
-/** A ranked page, with the positions of its sections where the query matched, in order. */
-export interface RankedNumber {
-  page: number;
-  score: number;
-  sections: number[];
 }
 
 export interface PostingsRanking {
@@ -400,204 +397,4 @@ function phraseIn(
     else if (start < BODY_AT) where |= IN_HEADING;
   }
   return where;
-}
-
-/**
- * The sections of one chunk of pages met so far, each in a slot numbered in the order met, so a
- * chunk's slots are side by side in a few kilobytes. A page's slots are a list in position
- * order from `head`; a term's sections come in page and position order, so each is found from
- * the one before it. (Slots addressed by page and position took a cache miss at almost every
- * section: half of a common word's ranking.)
- */
-class Slots {
-  /**
-   * The slots of the last scan, for the next: every search would otherwise allocate them and
-   * leave them to the collector. A scan never waits, so one at a time uses them; a scan that
-   * throws keeps its slots, and the next takes new ones.
-   */
-  private static spare: Slots | undefined;
-
-  static take(positional: number): Slots {
-    const spare = Slots.spare;
-    Slots.spare = undefined;
-    return spare && spare.offsets.length >= positional ? spare : new Slots(positional);
-  }
-
-  give(): void {
-    Slots.spare = this;
-  }
-
-  /** Slots in use. */
-  count = 0;
-  /** Each slot's page in the chunk. */
-  pages = new Int32Array(4096);
-  /** Three a slot, side by side: the bits of the parts in the section, in its title, in its heading. */
-  marks = new Uint32Array(4096 * 3);
-  bm = new Float64Array(4096);
-  /** 1 where the section has every match. */
-  hit = new Uint8Array(4096);
-  private positionOf = new Int32Array(4096);
-  /** The next slot of the same page, by position; -1 after its last. */
-  private next = new Int32Array(4096);
-  /** Each page's first slot; -1 when it has none. */
-  private readonly head = new Int32Array(1 << CHUNK_BITS).fill(-1);
-  private readonly offsets: Int32Array[];
-  /** The page and slot of the section last found, where the next section's search begins. */
-  private lastPage = -1;
-  private lastSlot = -1;
-
-  constructor(positional: number) {
-    this.offsets = Array.from({ length: positional }, () => new Int32Array(4096));
-  }
-
-  /** A new chunk: no slots. */
-  begin(): void {
-    for (let slot = 0; slot < this.count; slot++) this.head[this.pages[slot]!] = -1;
-    this.count = 0;
-  }
-
-  /** A term's sections begin again from the chunk's first page. */
-  restart(): void {
-    this.lastPage = -1;
-  }
-
-  /** Room for `more` slots, so no array changes before they are taken. */
-  reserve(more: number): void {
-    const size = this.count + more;
-    if (size <= this.bm.length) return;
-    const length = Math.max(size, this.bm.length * 2);
-    const widen = <T extends Uint32Array | Float64Array | Int32Array | Uint8Array>(from: T, to: T): T => {
-      to.set(from);
-      return to;
-    };
-    this.pages = widen(this.pages, new Int32Array(length));
-    this.marks = widen(this.marks, new Uint32Array(length * 3));
-    this.bm = widen(this.bm, new Float64Array(length));
-    this.hit = widen(this.hit, new Uint8Array(length));
-    this.positionOf = widen(this.positionOf, new Int32Array(length));
-    this.next = widen(this.next, new Int32Array(length));
-    for (let i = 0; i < this.offsets.length; i++)
-      this.offsets[i] = widen(this.offsets[i]!, new Int32Array(length));
-  }
-
-  /** The slot of a section, taken when it is new; sections of a term in page and position order. */
-  slot(page: number, position: number): number {
-    const { positionOf, next } = this;
-    let before = page === this.lastPage ? this.lastSlot : -1;
-    let slot = before < 0 ? this.head[page]! : next[before]!;
-    while (slot >= 0 && positionOf[slot]! < position) {
-      before = slot;
-      slot = next[slot]!;
-    }
-    if (slot < 0 || positionOf[slot] !== position) {
-      const taken = this.count++;
-      this.pages[taken] = page;
-      positionOf[taken] = position;
-      next[taken] = slot;
-      const m = taken * 3;
-      this.marks[m] = 0;
-      this.marks[m + 1] = 0;
-      this.marks[m + 2] = 0;
-      this.bm[taken] = 0;
-      this.hit[taken] = 0;
-      for (const offsets of this.offsets) offsets[taken] = -1;
-      if (before < 0) this.head[page] = taken;
-      else next[before] = taken;
-      slot = taken;
-    }
-    this.lastPage = page;
-    this.lastSlot = slot;
-    return slot;
-  }
-
-  /** The slot of a section taken already, or -1; sections of a term in page and position order. */
-  existing(page: number, position: number): number {
-    const { positionOf, next } = this;
-    let before = page === this.lastPage ? this.lastSlot : -1;
-    let slot = before < 0 ? this.head[page]! : next[before]!;
-    while (slot >= 0 && positionOf[slot]! < position) {
-      before = slot;
-      slot = next[slot]!;
-    }
-    // The next section of the page is searched from the last slot before this one.
-    this.lastPage = before < 0 ? -1 : page;
-    this.lastSlot = before;
-    if (slot < 0 || positionOf[slot] !== position) return -1;
-    this.lastPage = page;
-    this.lastSlot = slot;
-    return slot;
-  }
-
-  /** Adds to `into` the positions of the page's sections with every match, in order. */
-  hits(page: number, into: number[]): void {
-    for (let slot = this.head[page]!; slot >= 0; slot = this.next[slot]!)
-      if (this.hit[slot]) into.push(this.positionOf[slot]!);
-  }
-
-  /** Where each positional term's positions of a section begin, by slot; -1 when it has none. */
-  positions(term: number): Int32Array {
-    return this.offsets[term]!;
-  }
-}
-
-/** The best `size` pages after the cursor, best first, ties by page number. */
-class TopPages {
-  private readonly heap: RankedNumber[] = [];
-
-  constructor(
-    private readonly size: number,
-    private readonly after: { score: number; page: number } | undefined,
-  ) {}
-
-  /** Whether a ranks below b. */
-  private static worse(a: { page: number; score: number }, b: { page: number; score: number }): boolean {
-    return a.score < b.score || (a.score === b.score && a.page > b.page);
-  }
-
-  /** The page as kept, or undefined when it ranks below the kept ones. */
-  offer(page: number, score: number): RankedNumber | undefined {
-    const { after } = this;
-    if (after && !(score < after.score || (score === after.score && page > after.page))) return undefined;
-    const heap = this.heap;
-    // Most pages of a common word rank below the heap's worst: no object for them.
-    if (heap.length === this.size) {
-      const worst = heap[0]!;
-      if (score < worst.score || (score === worst.score && page > worst.page)) return undefined;
-    }
-    const item: RankedNumber = { page, score, sections: [] };
-    if (heap.length < this.size) {
-      heap.push(item);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!TopPages.worse(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-        i = parent;
-      }
-      return item;
-    }
-    if (!TopPages.worse(heap[0]!, item)) return undefined;
-    heap[0] = item;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && TopPages.worse(heap[l]!, heap[worst]!)) worst = l;
-      if (r < heap.length && TopPages.worse(heap[r]!, heap[worst]!)) worst = r;
-      if (worst === i) break;
-      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
-      i = worst;
-    }
-    return item;
-  }
-
-  /** The score a page must reach to be kept (ties by page number): the worst kept, once full. */
-  floor(): number {
-    return this.heap.length < this.size ? Number.NEGATIVE_INFINITY : this.heap[0]!.score;
-  }
-
-  sorted(): RankedNumber[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || a.page - b.page);
-  }
 }
