@@ -1,4 +1,4 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { escapeHtml } from '../html-escape.js';
 import type { ChromiumLaunch } from './chromium.js';
 
@@ -101,6 +101,8 @@ export class PdfPrinter {
     this.browser ??= (async () => {
       const started = Date.now();
       const found = await this.options.locate();
+      // Loaded on the first print: playwright-core alone is 0.8 s of every start otherwise.
+      const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({ ...found, timeout: 60_000 });
       browser.on('disconnected', () => {
         this.browser = undefined;

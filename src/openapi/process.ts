@@ -1,4 +1,3 @@
-import { upgrade, validate } from '@scalar/openapi-parser';
 import { type OutboundClient, OutboundError } from '../http/outbound.js';
 import { canonicalHash } from './canonical-hash.js';
 import {
@@ -184,6 +183,8 @@ async function build(
   { text, format, origin, deadline, limits, options }: BuildContext,
 ): Promise<ProcessOutcome> {
   let document = parsed;
+  // Loaded with the first document: the parser is 0.2 s of every start otherwise.
+  const { upgrade, validate } = await import('@scalar/openapi-parser');
   const checkpoint = () => options.signal?.throwIfAborted();
   const issues: ProcessingIssue[] = [];
   let externalDocuments = 0;

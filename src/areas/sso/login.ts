@@ -105,7 +105,7 @@ export class SsoLoginService {
     const row = await this.activeProvider(providerId);
     const relayState = newId(24);
     const sp = serviceUrls(this.deps.urls.base, row.id);
-    const saml = samlFor(row, sp, this.services.requests.forStart(row.id, relayState, returnPath));
+    const saml = await samlFor(row, sp, this.services.requests.forStart(row.id, relayState, returnPath));
     return saml.getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
@@ -113,7 +113,8 @@ export class SsoLoginService {
   async metadata(providerId: string): Promise<string> {
     const row = await this.services.providers.find(providerId);
     if (!row) throw notFound(`SAML provider "${providerId}" not found`);
-    return samlFor(row, serviceUrls(this.deps.urls.base, row.id)).generateServiceProviderMetadata(null, null);
+    const saml = await samlFor(row, serviceUrls(this.deps.urls.base, row.id));
+    return saml.generateServiceProviderMetadata(null, null);
   }
 
   /** The assertion consumer service: checks everything, then provisions in one transaction. */
@@ -138,7 +139,7 @@ export class SsoLoginService {
     const row = await this.activeProvider(providerId);
     const sp = serviceUrls(this.deps.urls.base, row.id);
     const cache = this.services.requests.forResponse(row.id);
-    const saml = samlFor(row, sp, cache);
+    const saml = await samlFor(row, sp, cache);
 
     let profile: Awaited<ReturnType<typeof saml.validatePostResponseAsync>>['profile'];
     try {

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import type { SamlProvidersTable } from '../../db/tables.js';
 
@@ -56,7 +56,14 @@ export function isActive(row: Pick<SamlProvidersTable, 'sso_url' | 'entity_id' |
  * node-saml for one provider. The IdP fields are only read when the provider is active (the
  * metadata of a pending one needs none of them).
  */
-export function samlFor(row: SamlProvidersTable, sp: ServiceUrls, cacheProvider?: CacheProvider): SAML {
+export async function samlFor(
+  row: SamlProvidersTable,
+  sp: ServiceUrls,
+  cacheProvider?: CacheProvider,
+): Promise<SAML> {
+  // Loaded at the first sign-in: node-saml and its XML libraries are a hundred modules that
+  // every start (the CLI's too) would load otherwise.
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const pem = certificatePem(row.certificate);
   return new SAML({
     entryPoint: row.sso_url ?? undefined,
