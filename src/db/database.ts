@@ -105,7 +105,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize = 
     throw error;
   }
   const changes = new PgChanges(pool);
-  const db = new Kysely<Tables>({ dialect: new QuirePostgresDialect(pool, changes) });
+  const db = new Kysely<Tables>({ dialect: new QuirePostgresDialect(pool, changes, effective) });
   return {
     db,
     dialect: 'postgres',
