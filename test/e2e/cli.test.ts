@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, type IsolatedStore, isolatedStore, runCli, startCliServer } from '../helpers/cli.js';
+import {
+  CLI_HOOK_MS,
+  type CliServer,
+  type IsolatedStore,
+  isolatedStore,
+  runCli,
+  startCliServer,
+} from '../helpers/cli.js';
 import { apiClient } from '../helpers/client.js';
 import { failure } from '../helpers/expect-error.js';
 
@@ -16,7 +23,7 @@ describe('quire CLI against a running server', () => {
       ...QUIET,
       QUIRE_ADMIN_TOKEN: 'scripted-admin-token-0123456789abcdef',
     });
-  });
+  }, CLI_HOOK_MS);
   afterAll(async () => {
     await server?.stop();
     await store?.cleanup();

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, type IsolatedStore, isolatedStore, startCliServer } from '../helpers/cli.js';
+import {
+  CLI_HOOK_MS,
+  type CliServer,
+  type IsolatedStore,
+  isolatedStore,
+  startCliServer,
+} from '../helpers/cli.js';
 import { apiClient } from '../helpers/client.js';
 import { killedServerHolder } from '../helpers/dead-holder.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
@@ -229,7 +235,7 @@ describe('a real server killed (SIGKILL) during a git import', () => {
     proxy = await stallingProxy(git.url);
     // Started here: a cold start from source can take long on a busy machine.
     first = await start();
-  });
+  }, CLI_HOOK_MS);
   afterAll(async () => {
     for (const s of started) if (s.process.exitCode === null && s.process.signalCode === null) await s.stop();
     proxy?.release();

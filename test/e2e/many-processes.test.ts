@@ -3,7 +3,14 @@ import type { GitBookAPI } from '@gitbook/api';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, type IsolatedStore, isolatedStore, runCli, startCliServer } from '../helpers/cli.js';
+import {
+  CLI_HOOK_MS,
+  type CliServer,
+  type IsolatedStore,
+  isolatedStore,
+  runCli,
+  startCliServer,
+} from '../helpers/cli.js';
 import { apiClient } from '../helpers/client.js';
 import { insert, newChangeRequest, write } from '../helpers/content.js';
 import { publishedSite, visit } from '../helpers/sites.js';
@@ -59,7 +66,7 @@ beforeAll(async () => {
   servers.push(...(await Promise.all([0, 1, 2].map(() => startCliServer(env())))));
   for (const server of servers) apis.push(apiClient(server.url, TOKEN));
   orgId = (await apis[0]!.orgs.listOrganizationsForAuthenticatedUser()).data.items[0]!.id;
-}, 120_000);
+}, CLI_HOOK_MS);
 
 afterAll(async () => {
   for (const s of servers) await s.stop().catch(() => {});

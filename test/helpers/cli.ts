@@ -19,6 +19,14 @@ function newest(dir: string): number {
 
 let built: Promise<void> | undefined;
 
+/** How long `npm run build` may take, when dist/ is older than src/. */
+const BUILD_MS = 300_000;
+/**
+ * The timeout of a hook that starts the CLI: it may first rebuild dist/ (once per test worker),
+ * which beside two other test files takes longer than the suite's hook timeout.
+ */
+export const CLI_HOOK_MS = BUILD_MS + 120_000;
+
 /**
  * The CLI is run as `npm start` runs it, from dist/ (built by `npm install`), so a run costs the
  * start of a built program rather than a compile of the sources. When a source file is newer than
@@ -30,7 +38,7 @@ export function builtCli(): Promise<void> {
       resolve();
       return;
     }
-    execFile('npm', ['run', 'build'], { cwd: ROOT, timeout: 300_000 }, (error, stdout, stderr) => {
+    execFile('npm', ['run', 'build'], { cwd: ROOT, timeout: BUILD_MS }, (error, stdout, stderr) => {
       if (!error) return resolve();
       // tsc writes its output even when another file does not type-check: run on that build, and
       // leave type errors to `npm run typecheck`. A build that wrote nothing is a failure.
