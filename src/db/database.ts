@@ -46,8 +46,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openSqlite(options.sqliteFile ?? ':memory:');
 }
 
-/** How much of the SQLite file a connection maps, the server's and each reader's alike. */
-const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+/**
+ * How much of the SQLite file a connection maps, the server's and each reader's alike: as much as
+ * SQLite allows (its build caps it at 2 GiB less 64 KiB), since the map costs address space, not
+ * memory (the pages are the kernel's cache, shared by every connection). With 256 MiB, a
+ * 100,000-page space's store (965 MB) was read past the map through read() into a page cache of
+ * 2 MB: the rows of a search's 100 hits, at random places in it, took 8.7 ms against 1.8 ms
+ * mapped whole (two statements, 50 random sets of hits), and 4.1 against 2.5 ms in the server.
+ */
+const SQLITE_MMAP_BYTES = 2 ** 31;
 
 function openSqlite(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
