@@ -5,8 +5,8 @@ import {
   decode,
   EntryReader,
   encode,
+  PositionsLocator,
   type Posting,
-  readPositions,
   rewrite,
   sectionsIn,
 } from '../../src/search/postings/codec.js';
@@ -111,10 +111,10 @@ describe('postings codec', () => {
     const { entries, positions } = encode(chunk, postings);
     expect(decode(chunk, entries, positions)).toEqual(postings);
     expect(sectionsIn(entries)).toBe(postings.length);
-    // The ranking's reader gives the same sections, and where each one's positions are.
+    // The ranking's reader gives the same sections in order, each with its index.
     const reader = new EntryReader();
-    reader.start(chunk << 10, entries, positions);
-    for (const expected of postings) {
+    reader.start(chunk << 10, entries);
+    for (const [i, expected] of postings.entries()) {
       expect(reader.next()).toBe(true);
       expect([reader.page, reader.position, reader.weight, reader.flags, reader.length]).toEqual([
         expected.page,
@@ -123,11 +123,23 @@ describe('postings codec', () => {
         expected.flags,
         expected.length,
       ]);
-      const at: number[] = [];
-      readPositions(positions, reader.positionsAt, at);
-      expect(at).toEqual(expected.at);
+      expect(reader.ordinal).toBe(i);
     }
     expect(reader.next()).toBe(false);
+    // The locator finds each section's positions by its index, asked in any order: forwards
+    // past sections never asked, and back to ones before the last found.
+    const locator = new PositionsLocator();
+    locator.reset(positions);
+    const order = postings.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const i of [...order, ...order.slice().reverse()]) {
+      const at: number[] = [];
+      locator.read(i, at);
+      expect(at).toEqual(postings[i]!.at);
+    }
   });
 
   it('refuses postings out of order or outside their chunk', () => {

@@ -258,8 +258,9 @@ export function decode(chunk: number, entries: Uint8Array, positions: Uint8Array
 }
 
 /**
- * Reads one row's sections in order without making objects (the ranking's inner loop). With the
- * positions blob, `positionsAt` is where the current section's positions begin in it.
+ * Reads one row's sections in order without making objects (the ranking's inner loop).
+ * `ordinal` counts the sections read: where a section's positions are is found from it only
+ * when a phrase is tested there (PositionsLocator).
  */
 export class EntryReader {
   page = 0;
@@ -267,23 +268,21 @@ export class EntryReader {
   weight = 0;
   flags = 0;
   length = 0;
-  positionsAt = -1;
+  /** The current section's index in the row. */
+  ordinal = -1;
   private entries: Uint8Array = new Uint8Array(0);
-  private positions: Uint8Array | null = null;
   private offset = 0;
-  private positionsOffset = 0;
   private first = true;
 
   private base = 0;
 
-  start(base: number, entries: Uint8Array, positions: Uint8Array | null): void {
+  start(base: number, entries: Uint8Array): void {
     this.base = base;
     this.entries = entries;
-    this.positions = positions;
     this.offset = 0;
-    this.positionsOffset = 0;
     this.page = base;
     this.position = -1;
+    this.ordinal = -1;
     this.first = true;
   }
 
@@ -295,33 +294,18 @@ export class EntryReader {
     this.position = delta === 0 && !this.first ? this.position + position + 1 : position;
     this.first = false;
     this.page += delta;
+    this.ordinal++;
     const packed = this.varint(data);
     this.weight = Math.floor(packed / 4);
     this.flags = packed % 4;
     this.length = this.varint(data);
-    const positions = this.positions;
-    if (positions) {
-      this.positionsAt = this.positionsOffset;
-      let o = this.positionsOffset;
-      // Skip the count's varint, then as many varints as it says.
-      let n = 0;
-      let scale = 1;
-      for (;;) {
-        const byte = positions[o++]!;
-        n += (byte & 0x7f) * scale;
-        if (byte < 0x80) break;
-        scale *= 0x80;
-      }
-      while (n > 0) if (positions[o++]! < 0x80) n--;
-      this.positionsOffset = o;
-    }
     return true;
   }
 
   /**
    * The next section of a page marked with `bit` in `pages` (by page number in the chunk), as
    * `next` reads it; the sections of other pages are passed over without decoding their weight
-   * and length. For a reader started without positions.
+   * and length.
    */
   nextMarked(pages: Uint8Array, bit: number): boolean {
     const data = this.entries;
@@ -331,6 +315,7 @@ export class EntryReader {
       this.position = delta === 0 && !this.first ? this.position + position + 1 : position;
       this.first = false;
       this.page += delta;
+      this.ordinal++;
       if (!(pages[this.page - this.base]! & bit)) {
         while (data[this.offset++]! >= 0x80);
         while (data[this.offset++]! >= 0x80);
@@ -359,16 +344,87 @@ export class EntryReader {
   }
 }
 
-/** A section's positions from where `positionsAt` said they begin, appended to `out`. */
-export function readPositions(data: Uint8Array, offset: number, out: number[]): void {
-  const reader = new Reader(data);
-  reader.offset = offset;
-  let previous = 0;
-  for (let n = reader.varint(); n > 0; n--) {
-    previous += reader.varint();
-    out.push(previous);
+/**
+ * Where each section's positions begin in a row's positions blob, found when asked: the blob
+ * has no lengths, so the sections before are skipped one by one, once, and every SKIP_EVERY-th
+ * one's offset is kept to start from when a section before the last one found is asked (the
+ * sections of a word's second form come after its first's in slot order).
+ */
+export class PositionsLocator {
+  private data: Uint8Array = new Uint8Array(0);
+  /** Sections located: the offset of section `located` is `offset`. */
+  private located = 0;
+  private offset = 0;
+  /** The offset of every SKIP_EVERY-th section, as far as located. */
+  private kept = new Int32Array(64);
+
+  reset(data: Uint8Array): void {
+    this.data = data;
+    this.located = 0;
+    this.offset = 0;
+    this.kept[0] = 0;
+  }
+
+  /** Appends the positions of the row's `ordinal`-th section to `out`, as they are. */
+  read(ordinal: number, out: number[]): void {
+    const data = this.data;
+    let at: number;
+    let o: number;
+    if (ordinal < this.located) {
+      at = ordinal - (ordinal % SKIP_EVERY);
+      o = this.kept[at / SKIP_EVERY]!;
+    } else {
+      at = this.located;
+      o = this.offset;
+    }
+    for (; at < ordinal; at++) {
+      let n = 0;
+      let scale = 1;
+      for (;;) {
+        const byte = data[o++]!;
+        n += (byte & 0x7f) * scale;
+        if (byte < 0x80) break;
+        scale *= 0x80;
+      }
+      while (n > 0) if (data[o++]! < 0x80) n--;
+      if (at + 1 > this.located) {
+        this.located = at + 1;
+        this.offset = o;
+        if (this.located % SKIP_EVERY === 0) this.keep(this.located / SKIP_EVERY, o);
+      }
+    }
+    // The count, then as many deltas.
+    let previous = 0;
+    let n = -1;
+    while (n !== 0) {
+      let value = 0;
+      let scale = 1;
+      for (;;) {
+        const byte = data[o++]!;
+        value += (byte & 0x7f) * scale;
+        if (byte < 0x80) break;
+        scale *= 0x80;
+      }
+      if (n < 0) n = value;
+      else {
+        previous += value;
+        out.push(previous);
+        n--;
+      }
+    }
+  }
+
+  private keep(index: number, offset: number): void {
+    if (index >= this.kept.length) {
+      const bigger = new Int32Array(this.kept.length * 2);
+      bigger.set(this.kept);
+      this.kept = bigger;
+    }
+    this.kept[index] = offset;
   }
 }
+
+const SKIP_EVERY = 16;
 
 /**
  * Marks the pages a blob of entries holds in `pages` (by page number in the chunk): 1 where a

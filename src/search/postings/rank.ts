@@ -6,7 +6,7 @@ import {
   IN_HEADING,
   IN_TITLE,
   markPages,
-  readPositions,
+  PositionsLocator,
   sectionsIn,
 } from './codec.js';
 import { Slots } from './slots.js';
@@ -258,6 +258,8 @@ function scan(
   // that all have it in their title). Decoding a chunk's entries is a tenth of ranking them.
   const prunable = tally !== undefined && bits === 1 && phrases.length === 0 && togetherSteps === undefined;
   const reader = new EntryReader();
+  // Where each positional term's sections' positions are in the chunk's row, found when asked.
+  const locators: PositionsLocator[] = [];
   // Each page's best section in the chunk (-1: none yet), and the pages that have one.
   const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
   const found = new Int32Array(1 << CHUNK_BITS);
@@ -268,7 +270,14 @@ function scan(
   const counted: number[] = [];
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
-    const here = new Map(chunks.get(chunk)!.map(({ term, row }) => [term, row]));
+    const here = new Map<string, PositionsLocator>();
+    for (const { term, row } of chunks.get(chunk)!) {
+      const at = readings.get(term)!.at;
+      if (at < 0 || !row.positions) continue;
+      locators[at] ??= new PositionsLocator();
+      locators[at]!.reset(row.positions);
+      here.set(term, locators[at]!);
+    }
     slots.begin();
     const least = floor();
     const need = !standing || least < 1 ? 0 : least >= 3 ? IN_TITLE : IN_TITLE | IN_HEADING;
@@ -278,10 +287,10 @@ function scan(
       // Room for every section of the row first: the arrays stay the same while it is read.
       if (!follows) slots.reserve(row.sections ?? sectionsIn(row.entries));
       const { marks, bm } = slots;
-      const offsets = at < 0 ? undefined : slots.positions(at);
+      const ordinals = at < 0 ? undefined : slots.positions(at);
       slots.restart();
-      reader.start(base, row.entries, offsets ? row.positions : null);
-      // (A query that prunes reads no positions.)
+      reader.start(base, row.entries);
+      // (A query that prunes tests no phrase.)
       while (need ? reader.nextMarked(standing!, 1) : reader.next()) {
         const slot = follows
           ? slots.existing(reader.page - base, reader.position)
@@ -295,10 +304,12 @@ function scan(
         marks[m]! |= termBits;
         if (reader.flags & IN_TITLE) marks[m + 1]! |= termBits;
         if (reader.flags & IN_HEADING) marks[m + 2]! |= termBits;
-        if (offsets) offsets[slot] = reader.positionsAt;
+        if (ordinals) ordinals[slot] = reader.ordinal;
       }
     }
     const { marks, bm } = slots;
+    const chunkPhrases = phrases.map((phrase) => inChunk(phrase.steps, slots, positional, here));
+    const chunkTogether = togetherSteps && inChunk(togetherSteps, slots, positional, here);
     let pages = 0;
     for (let slot = 0; slot < slots.count; slot++) {
       const m = slot * 3;
@@ -306,8 +317,8 @@ function scan(
       let title = marks[m + 1] === all;
       let heading = marks[m + 2] === all;
       let matches = true;
-      for (const phrase of phrases) {
-        const where = phraseIn(phrase.steps, slot, slots, positional, input.rows, positions, here);
+      for (const phrase of chunkPhrases) {
+        const where = phraseIn(phrase, slot, positions);
         if (!where) {
           matches = false;
           break;
@@ -319,12 +330,7 @@ function scan(
       if (!matches) continue;
       const relevance = bm[slot]!;
       let value = (title ? 4 : 0) + (heading ? 2 : 0) + relevance / (1 + relevance);
-      if (
-        togetherSteps &&
-        value + 1 >= least &&
-        phraseIn(togetherSteps, slot, slots, positional, input.rows, positions, here) > 0
-      )
-        value += 1;
+      if (togetherSteps && value + 1 >= least && phraseIn(chunkTogether, slot, positions) > 0) value += 1;
       slots.hit[slot] = 1;
       const page = slots.pages[slot]!;
       if (best[page]! < 0) found[pages++] = page;
@@ -359,38 +365,57 @@ export function sectionsHolding(rows: readonly TermRows[]): number {
 
 const PHRASE_ANYWHERE = 4;
 
+/** A phrase's words in one chunk: for each word, where each of its terms is in the chunk's rows. */
+type ChunkPhrase = Array<Array<{ ordinals: Int32Array; locator: PositionsLocator }>>;
+
 /**
- * Where a phrase is in the section of `slot`: PHRASE_ANYWHERE when it is, with IN_TITLE and
- * IN_HEADING when it is there; 0 when it is not.
+ * The phrase's terms as found in this chunk, looked up once for all its sections rather than by
+ * name in each; undefined when a word has no term in the chunk, so the phrase is in none of its
+ * sections.
  */
-function phraseIn(
+function inChunk(
   steps: string[][],
-  slot: number,
   slots: Slots,
   positional: ReadonlyMap<string, number>,
-  rows: ReadonlyMap<string, readonly TermRows[]>,
-  scratch: number[][],
-  chunkRows: ReadonlyMap<string, TermRows>,
-): number {
-  for (let s = 0; s < steps.length; s++) {
+  located: ReadonlyMap<string, PositionsLocator>,
+): ChunkPhrase | undefined {
+  const out: ChunkPhrase = [];
+  for (const alternatives of steps) {
+    const step: ChunkPhrase[number] = [];
+    for (const term of alternatives) {
+      const at = positional.get(term);
+      const locator = located.get(term);
+      if (at === undefined || !locator) continue;
+      step.push({ ordinals: slots.positions(at), locator });
+    }
+    if (step.length === 0) return undefined;
+    out.push(step);
+  }
+  return out;
+}
+
+/**
+ * Where a phrase is in the section of `slot`: PHRASE_ANYWHERE when it is, with IN_TITLE and
+ * IN_HEADING when it is there; 0 when it is not. A word's positions are its terms', unsorted:
+ * each start is looked for in them.
+ */
+function phraseIn(phrase: ChunkPhrase | undefined, slot: number, scratch: number[][]): number {
+  if (!phrase) return 0;
+  for (let s = 0; s < phrase.length; s++) {
     if (!scratch[s]) scratch[s] = [];
     const into = scratch[s]!;
     into.length = 0;
-    for (const term of steps[s]!) {
-      const at = positional.get(term);
-      if (at === undefined || !rows.has(term)) continue;
-      const offset = slots.positions(at)[slot]!;
-      if (offset < 0) continue;
-      readPositions(chunkRows.get(term)!.positions!, offset, into);
+    for (const { ordinals, locator } of phrase[s]!) {
+      const ordinal = ordinals[slot]!;
+      if (ordinal >= 0) locator.read(ordinal, into);
     }
     if (into.length === 0) return 0;
-    if (steps[s]!.length > 1) into.sort((x, y) => x - y);
   }
   let where = 0;
   const first = scratch[0]!;
   for (const start of first) {
     let whole = true;
-    for (let s = 1; s < steps.length && whole; s++) whole = scratch[s]!.includes(start + s);
+    for (let s = 1; s < phrase.length && whole; s++) whole = scratch[s]!.includes(start + s);
     if (!whole) continue;
     where |= PHRASE_ANYWHERE;
     if (start < HEADING_AT) where |= IN_TITLE;

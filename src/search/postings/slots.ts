@@ -128,7 +128,7 @@ export class Slots {
       if (this.hit[slot]) into.push(this.positionOf[slot]!);
   }
 
-  /** Where each positional term's positions of a section begin, by slot; -1 when it has none. */
+  /** Each positional term's section in the chunk's row (its index there), by slot; -1 when it has none. */
   positions(term: number): Int32Array {
     return this.offsets[term]!;
   }
