@@ -36,7 +36,10 @@ describe('postings kept by a process (search/postings/cache.ts)', () => {
     cache.put('s1', 5, 'harbour', true, rows(10, true));
     expect(cache.get('s1', 5, 'harbour', true)).toBeDefined();
     expect(cache.get('s1', 5, 'harbour', false)).toBeDefined();
-    expect(cache.size).toBe(20);
+    // Entries and positions, and the index of where the positions of its sections begin.
+    const [row] = cache.get('s1', 5, 'harbour', true)!;
+    expect(row!.index!.byteLength).toBe(4);
+    expect(cache.size).toBe(20 + 4);
   });
 
   it('drops the terms used longest ago past its budget, and keeps nothing under generation 0', () => {

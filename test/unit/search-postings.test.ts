@@ -5,8 +5,11 @@ import {
   decode,
   EntryReader,
   encode,
+  PositionList,
   PositionsLocator,
   type Posting,
+  positionsIndex,
+  positionsIndexLength,
   rewrite,
   sectionsIn,
 } from '../../src/search/postings/codec.js';
@@ -127,19 +130,41 @@ describe('postings codec', () => {
     }
     expect(reader.next()).toBe(false);
     // The locator finds each section's positions by its index, asked in any order: forwards
-    // past sections never asked, and back to ones before the last found.
-    const locator = new PositionsLocator();
-    locator.reset(positions);
+    // past sections never asked, and back to ones before the last found. A ranking asks in runs
+    // that go forwards, each from the row's start again (one a term of the leading word), with
+    // the locator reset from another chunk's row: every such order is asked here.
     const order = postings.map((_, i) => i);
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    for (const i of [...order, ...order.slice().reverse()]) {
-      const at: number[] = [];
-      locator.read(i, at);
-      expect(at).toEqual(postings[i]!.at);
-    }
+    const ascending = postings.map((_, i) => i);
+    const some = (share: number) => ascending.filter(() => next() < share);
+    const orders = [
+      [...order, ...order.slice().reverse()],
+      [...ascending, ...ascending],
+      [...some(0.5), ...some(0.3), ...ascending, ...some(0.9)],
+      [...some(0.2), ...ascending.slice(100), ...ascending.slice(17)],
+    ];
+    const other = encode(
+      chunk,
+      postings.slice(0, 200).map((p) => ({ ...p, at: [...p.at, 400_000] })),
+    );
+    // And with the offsets found beforehand, as the cache keeps them.
+    const index = new Int32Array(positionsIndexLength(postings.length));
+    positionsIndex(positions, postings.length, index);
+    const locator = new PositionsLocator();
+    for (const indexed of [undefined, index])
+      for (const asked of orders) {
+        locator.reset(other.positions);
+        for (let i = 0; i < 200; i += 7) locator.read(i, new PositionList());
+        locator.reset(positions, indexed);
+        for (const i of asked) {
+          const at = new PositionList();
+          locator.read(i, at);
+          expect(at.toArray(), `section ${i}`).toEqual(postings[i]!.at);
+        }
+      }
   });
 
   it('refuses postings out of order or outside their chunk', () => {

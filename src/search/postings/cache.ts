@@ -1,4 +1,4 @@
-import { sectionsIn } from './codec.js';
+import { positionsIndex, positionsIndexLength, sectionsIn } from './codec.js';
 import type { TermRows } from './rank.js';
 
 /**
@@ -67,7 +67,8 @@ export class PostingsCache {
     // Generation 0: written before generations were kept (0031), so it says nothing.
     if (generation === 0) return shared;
     let bytes = 0;
-    for (const row of shared) bytes += row.entries.length + (row.positions?.length ?? 0);
+    for (const row of shared)
+      bytes += row.entries.length + (row.positions?.length ?? 0) + (row.index?.byteLength ?? 0);
     if (bytes > this.budget / 4) return shared;
     const key = keyOf(spaceId, term);
     const old = this.kept.get(key);
@@ -116,11 +117,17 @@ const keyOf = (spaceId: string, term: string) => `${spaceId}\u0000${term}`;
 
 /**
  * The rows with their bytes in one shared buffer: a ranking thread is sent the buffer once
- * (wire.ts) rather than a buffer a row.
+ * (wire.ts) rather than a buffer a row. With positions, each row's index of them is found here
+ * once rather than at every search, and kept in the same buffer.
  */
 function toShared(rows: readonly TermRows[]): TermRows[] {
+  // Counted once, not at every search (a byte scan of every row).
+  const sections = rows.map((row) => row.sections ?? sectionsIn(row.entries));
   let bytes = 0;
-  for (const row of rows) bytes += row.entries.length + (row.positions?.length ?? 0);
+  rows.forEach((row, i) => {
+    bytes += row.entries.length;
+    if (row.positions) bytes += row.positions.length + 3 + 4 * positionsIndexLength(sections[i]!);
+  });
   const buffer = new SharedArrayBuffer(bytes);
   let at = 0;
   const place = (from: Uint8Array) => {
@@ -129,11 +136,20 @@ function toShared(rows: readonly TermRows[]): TermRows[] {
     at += from.length;
     return view;
   };
-  return rows.map((row) => ({
-    chunk: row.chunk,
-    entries: place(row.entries),
-    positions: row.positions && place(row.positions),
-    // Counted once, not at every search (a byte scan of every row).
-    sections: row.sections ?? sectionsIn(row.entries),
-  }));
+  return rows.map((row, i) => {
+    const shared: TermRows = {
+      chunk: row.chunk,
+      entries: place(row.entries),
+      positions: row.positions && place(row.positions),
+      sections: sections[i]!,
+    };
+    if (shared.positions) {
+      at = (at + 3) & ~3;
+      const index = new Int32Array(buffer, at, positionsIndexLength(sections[i]!));
+      positionsIndex(shared.positions, sections[i]!, index);
+      at += index.byteLength;
+      shared.index = index;
+    }
+    return shared;
+  });
 }

@@ -6,6 +6,7 @@ import {
   IN_HEADING,
   IN_TITLE,
   markPages,
+  PositionList,
   PositionsLocator,
   sectionsIn,
 } from './codec.js';
@@ -41,6 +42,8 @@ export interface TermRows {
   positions: Uint8Array | null;
   /** How many sections `entries` holds, when counted already (cache.ts). */
   sections?: number;
+  /** Where every few sections' positions begin (codec.ts `positionsIndex`), when found already (cache.ts). */
+  index?: Int32Array;
 }
 
 export interface RankInput {
@@ -263,7 +266,7 @@ function scan(
   // Each page's best section in the chunk (-1: none yet), and the pages that have one.
   const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
   const found = new Int32Array(1 << CHUNK_BITS);
-  const positions: number[][] = [];
+  const positions: PositionList[] = [];
   // Pages of the chunk met with the word where it may rank (1), elsewhere (2), or both (3).
   const standing = prunable ? new Uint8Array(1 << CHUNK_BITS) : undefined;
   const met: number[] = [];
@@ -275,7 +278,7 @@ function scan(
       const at = readings.get(term)!.at;
       if (at < 0 || !row.positions) continue;
       locators[at] ??= new PositionsLocator();
-      locators[at]!.reset(row.positions);
+      locators[at]!.reset(row.positions, row.index);
       here.set(term, locators[at]!);
     }
     slots.begin();
@@ -399,23 +402,25 @@ function inChunk(
  * IN_HEADING when it is there; 0 when it is not. A word's positions are its terms', unsorted:
  * each start is looked for in them.
  */
-function phraseIn(phrase: ChunkPhrase | undefined, slot: number, scratch: number[][]): number {
+function phraseIn(phrase: ChunkPhrase | undefined, slot: number, scratch: PositionList[]): number {
   if (!phrase) return 0;
-  for (let s = 0; s < phrase.length; s++) {
-    if (!scratch[s]) scratch[s] = [];
-    const into = scratch[s]!;
+  const steps = phrase.length;
+  for (let s = 0; s < steps; s++) {
+    const into = (scratch[s] ??= new PositionList());
     into.length = 0;
-    for (const { ordinals, locator } of phrase[s]!) {
-      const ordinal = ordinals[slot]!;
-      if (ordinal >= 0) locator.read(ordinal, into);
+    const terms = phrase[s]!;
+    for (let t = 0; t < terms.length; t++) {
+      const ordinal = terms[t]!.ordinals[slot]!;
+      if (ordinal >= 0) terms[t]!.locator.read(ordinal, into);
     }
     if (into.length === 0) return 0;
   }
   let where = 0;
   const first = scratch[0]!;
-  for (const start of first) {
+  for (let i = 0; i < first.length; i++) {
+    const start = first.values[i]!;
     let whole = true;
-    for (let s = 1; s < phrase.length && whole; s++) whole = scratch[s]!.includes(start + s);
+    for (let s = 1; s < steps && whole; s++) whole = scratch[s]!.includes(start + s);
     if (!whole) continue;
     where |= PHRASE_ANYWHERE;
     if (start < HEADING_AT) where |= IN_TITLE;

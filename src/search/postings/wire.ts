@@ -10,8 +10,11 @@ export interface PackedInput extends Omit<RankInput, 'rows'> {
   rows: Array<{ term: string; buffer: SharedArrayBuffer; table: Int32Array }>;
 }
 
-/** Numbers a row takes in a table: chunk, entries at and length, positions at and length, sections. */
-const FIELDS = 6;
+/**
+ * Numbers a row takes in a table: chunk, entries at and length, positions at and length,
+ * sections, the positions' index at and length (in the shared buffer only).
+ */
+const FIELDS = 8;
 
 export function pack(input: RankInput): PackedInput {
   const rows: PackedInput['rows'] = [];
@@ -34,6 +37,9 @@ export function pack(input: RankInput): PackedInput {
       table[at + 3] = row.positions ? place(row.positions) : 0;
       table[at + 4] = row.positions ? row.positions.length : -1;
       table[at + 5] = row.sections ?? -1;
+      // A copy leaves the index out: the ranking finds it (the rows are not the cache's).
+      table[at + 6] = shared && row.index ? row.index.byteOffset : 0;
+      table[at + 7] = shared && row.index ? row.index.length : -1;
       at += FIELDS;
     }
     rows.push({ term, buffer, table });
@@ -52,6 +58,7 @@ export function unpack(packed: PackedInput): RankInput {
         positions: table[at + 4]! < 0 ? null : new Uint8Array(buffer, table[at + 3]!, table[at + 4]!),
       };
       if (table[at + 5]! >= 0) row.sections = table[at + 5]!;
+      if (table[at + 7]! >= 0) row.index = new Int32Array(buffer, table[at + 6]!, table[at + 7]!);
       list.push(row);
     }
     rows.set(term, list);
@@ -69,7 +76,12 @@ function sharedBufferOf(list: readonly TermRows[]): SharedArrayBuffer | undefine
   const buffer = list[0]?.entries.buffer;
   if (!(buffer instanceof SharedArrayBuffer)) return undefined;
   for (const row of list)
-    if (row.entries.buffer !== buffer || (row.positions && row.positions.buffer !== buffer)) return undefined;
+    if (
+      row.entries.buffer !== buffer ||
+      (row.positions && row.positions.buffer !== buffer) ||
+      (row.index && row.index.buffer !== buffer)
+    )
+      return undefined;
   return buffer;
 }
 
