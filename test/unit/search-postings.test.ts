@@ -5,9 +5,11 @@ import {
   decode,
   EntryReader,
   encode,
+  PAGE_WORDS,
   PositionList,
   PositionsLocator,
   type Posting,
+  pageMarks,
   positionsIndex,
   positionsIndexLength,
   rewrite,
@@ -165,6 +167,37 @@ describe('postings codec', () => {
           expect(at.toArray(), `section ${i}`).toEqual(postings[i]!.at);
         }
       }
+  });
+
+  it('marks the pages a row holds, and has in a title or a heading, as the decoder reads them', () => {
+    const next = random(11);
+    const chunk = 5;
+    const postings: Posting[] = [];
+    let page = chunk << 10;
+    // Pages up to the chunk's last, so every word of the bitmaps is written, bit 31 included.
+    while (true) {
+      page += 1 + Math.floor(next() * 6);
+      if (chunkOf(page) !== chunk) break;
+      for (let position = 0; position < 1 + Math.floor(next() * 3); position++)
+        postings.push({ page, position, weight: 3, flags: Math.floor(next() * 4), length: 9, at: [1] });
+    }
+    const { entries, positions } = encode(chunk, postings);
+    const marks = new Uint32Array(PAGE_WORDS * 3).fill(0xffffffff);
+    pageMarks(entries, marks);
+    const pagesOf = (from: number) => {
+      const out: number[] = [];
+      for (let p = 0; p < 1024; p++) if (marks[from + (p >>> 5)]! & (1 << (p & 31))) out.push(p);
+      return out;
+    };
+    const base = chunk << 10;
+    const read = decode(chunk, entries, positions);
+    const where = (flag: number) => [
+      ...new Set(read.filter((p) => p.flags & flag).map((p) => p.page - base)),
+    ];
+    expect(pagesOf(0)).toEqual([...new Set(read.map((p) => p.page - base))]);
+    expect(pagesOf(PAGE_WORDS)).toEqual(where(1));
+    expect(pagesOf(2 * PAGE_WORDS)).toEqual(where(2));
+    expect(pagesOf(0).length).toBeGreaterThan(150);
   });
 
   it('refuses postings out of order or outside their chunk', () => {
@@ -368,13 +401,27 @@ describe('ranking from postings', () => {
       const plain = where === 'titles' ? pages : pages.map((page) => ({ ...page, title: 'plain' }));
       const input = { ...base, rows: rowsOf(plain), ...queries[index]![1] };
       const whole = rankPostings({ ...input, count: 1000 })!;
+      // Rows as the cache keeps the large ones, with their page marks found already.
+      const marked = new Map(
+        [...input.rows].map(([term, list]) => [
+          term,
+          list.map((row) => {
+            const marks = new Uint32Array(PAGE_WORDS * 3);
+            pageMarks(row.entries, marks);
+            return { ...row, marks };
+          }),
+        ]),
+      );
       // Enough of them that a part's best pages are all such pages.
       expect(whole.pages.filter((p) => p.score >= (where === 'titles' ? 4 : 2)).length).toBeGreaterThan(4);
-      for (const limit of [1, 3, 7]) {
+      for (const [limit, rows] of [1, 3, 7].flatMap((l) => [
+        [l, input.rows] as const,
+        [l, marked] as const,
+      ])) {
         const seen: typeof whole.pages = [];
         let after: { score: number; page: number } | undefined;
         for (;;) {
-          const part = rankPostings({ ...input, count: limit, after })!;
+          const part = rankPostings({ ...input, rows, count: limit, after })!;
           expect(part.total, `limit ${limit}`).toBe(whole.total);
           seen.push(...part.pages);
           if (!part.more) break;

@@ -1,4 +1,11 @@
-import { positionsIndex, positionsIndexLength, sectionsIn } from './codec.js';
+import {
+  PAGE_MARK_WORDS,
+  PAGE_MARKS_FROM,
+  pageMarks,
+  positionsIndex,
+  positionsIndexLength,
+  sectionsIn,
+} from './codec.js';
 import type { TermRows } from './rank.js';
 
 /**
@@ -68,7 +75,11 @@ export class PostingsCache {
     if (generation === 0) return shared;
     let bytes = 0;
     for (const row of shared)
-      bytes += row.entries.length + (row.positions?.length ?? 0) + (row.index?.byteLength ?? 0);
+      bytes +=
+        row.entries.length +
+        (row.positions?.length ?? 0) +
+        (row.index?.byteLength ?? 0) +
+        (row.marks?.byteLength ?? 0);
     if (bytes > this.budget / 4) return shared;
     const key = keyOf(spaceId, term);
     const old = this.kept.get(key);
@@ -117,8 +128,9 @@ const keyOf = (spaceId: string, term: string) => `${spaceId}\u0000${term}`;
 
 /**
  * The rows with their bytes in one shared buffer: a ranking thread is sent the buffer once
- * (wire.ts) rather than a buffer a row. With positions, each row's index of them is found here
- * once rather than at every search, and kept in the same buffer.
+ * (wire.ts) rather than a buffer a row. What a ranking would otherwise find in a row at every
+ * search is found here once and kept in the same buffer: where its sections' positions begin,
+ * and, for a row of many sections, which pages it holds (codec.ts `pageMarks`).
  */
 function toShared(rows: readonly TermRows[]): TermRows[] {
   // Counted once, not at every search (a byte scan of every row).
@@ -127,6 +139,7 @@ function toShared(rows: readonly TermRows[]): TermRows[] {
   rows.forEach((row, i) => {
     bytes += row.entries.length;
     if (row.positions) bytes += row.positions.length + 3 + 4 * positionsIndexLength(sections[i]!);
+    if (row.entries.length >= PAGE_MARKS_FROM) bytes += 3 + 4 * PAGE_MARK_WORDS;
   });
   const buffer = new SharedArrayBuffer(bytes);
   let at = 0;
@@ -143,6 +156,13 @@ function toShared(rows: readonly TermRows[]): TermRows[] {
       positions: row.positions && place(row.positions),
       sections: sections[i]!,
     };
+    if (shared.entries.length >= PAGE_MARKS_FROM) {
+      at = (at + 3) & ~3;
+      const marks = new Uint32Array(buffer, at, PAGE_MARK_WORDS);
+      pageMarks(shared.entries, marks);
+      at += marks.byteLength;
+      shared.marks = marks;
+    }
     if (shared.positions) {
       at = (at + 3) & ~3;
       const index = new Int32Array(buffer, at, positionsIndexLength(sections[i]!));

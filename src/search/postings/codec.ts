@@ -514,13 +514,20 @@ export function positionsIndex(positions: Uint8Array, sections: number, into: In
 
 const SKIP_EVERY = 4;
 
+/** 32-bit words of a bitmap of a chunk's pages. */
+export const PAGE_WORDS = (1 << CHUNK_BITS) / 32;
+/** Words of a row's page marks (`pageMarks`): the pages it holds, has in a title, in a heading. */
+export const PAGE_MARK_WORDS = PAGE_WORDS * 3;
+/** Entries from which a row kept between searches comes with its page marks (3 x 128 bytes). */
+export const PAGE_MARKS_FROM = 512;
+
 /**
- * Marks the pages a blob of entries holds in `pages` (by page number in the chunk): 1 where a
- * section's flags meet `need`, 2 where one does not; a page marked first is appended to `met`.
- * Only the page deltas and flags are decoded: ranking reads a common word's entries this way
- * before it reads the sections of the pages that can rank (rank.ts), at half the reader's cost.
+ * Which pages of its chunk a row of entries holds, and has in a title or a heading, as three
+ * bitmaps in `into` (PAGE_MARK_WORDS words, zeroed here): a one-word query counts the pages that
+ * cannot rank from them, a few words per 32 pages, rather than from every section's entry.
  */
-export function markPages(entries: Uint8Array, need: number, pages: Uint8Array, met: number[]): void {
+export function pageMarks(entries: Uint8Array, into: Uint32Array): void {
+  into.fill(0);
   let o = 0;
   let page = 0;
   while (o < entries.length) {
@@ -537,9 +544,11 @@ export function markPages(entries: Uint8Array, need: number, pages: Uint8Array, 
     const flags = byte & 3;
     while (byte >= 0x80) byte = entries[o++]!;
     while (entries[o++]! >= 0x80);
-    const was = pages[page]!;
-    if (was === 0) met.push(page);
-    pages[page] = was | (flags & need ? 1 : 2);
+    const word = page >>> 5;
+    const bit = 1 << (page & 31);
+    into[word] = into[word]! | bit;
+    if (flags & IN_TITLE) into[PAGE_WORDS + word] = into[PAGE_WORDS + word]! | bit;
+    if (flags & IN_HEADING) into[2 * PAGE_WORDS + word] = into[2 * PAGE_WORDS + word]! | bit;
   }
 }
 

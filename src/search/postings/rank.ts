@@ -5,9 +5,11 @@ import {
   HEADING_AT,
   IN_HEADING,
   IN_TITLE,
-  markPages,
+  PAGE_MARK_WORDS,
+  PAGE_WORDS,
   PositionList,
   PositionsLocator,
+  pageMarks,
   sectionsIn,
 } from './codec.js';
 import { Slots } from './slots.js';
@@ -44,6 +46,8 @@ export interface TermRows {
   sections?: number;
   /** Where every few sections' positions begin (codec.ts `positionsIndex`), when found already (cache.ts). */
   index?: Int32Array;
+  /** The pages it holds, has in a title, in a heading (codec.ts `pageMarks`), when found already (cache.ts). */
+  marks?: Uint32Array;
 }
 
 export interface RankInput {
@@ -267,9 +271,12 @@ function scan(
   const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
   const found = new Int32Array(1 << CHUNK_BITS);
   const positions: PositionList[] = [];
-  // Pages of the chunk met with the word where it may rank (1), elsewhere (2), or both (3).
+  // Pages of the chunk where the word is where it may rank (1): only their sections are read.
   const standing = prunable ? new Uint8Array(1 << CHUNK_BITS) : undefined;
-  const met: number[] = [];
+  // Bitmaps of the chunk's pages: holding the word, holding it where it may rank; a row's marks.
+  const held = new Uint32Array(PAGE_WORDS);
+  const may = new Uint32Array(PAGE_WORDS);
+  const rowMarks = new Uint32Array(PAGE_MARK_WORDS);
   const counted: number[] = [];
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
@@ -284,7 +291,28 @@ function scan(
     slots.begin();
     const least = floor();
     const need = !standing || least < 1 ? 0 : least >= 3 ? IN_TITLE : IN_TITLE | IN_HEADING;
-    if (need) for (const { row } of chunks.get(chunk)!) markPages(row.entries, need, standing!, met);
+    if (need) {
+      held.fill(0);
+      may.fill(0);
+      const title = need & IN_TITLE ? PAGE_WORDS : -1;
+      const heading = need & IN_HEADING ? 2 * PAGE_WORDS : -1;
+      for (const { row } of chunks.get(chunk)!) {
+        let marks = row.marks;
+        if (!marks) {
+          pageMarks(row.entries, rowMarks);
+          marks = rowMarks;
+        }
+        for (let w = 0; w < PAGE_WORDS; w++) {
+          held[w] = held[w]! | marks[w]!;
+          if (title >= 0) may[w] = may[w]! | marks[title + w]!;
+          if (heading >= 0) may[w] = may[w]! | marks[heading + w]!;
+        }
+      }
+      for (let w = 0; w < PAGE_WORDS; w++) {
+        for (let bits = may[w]! | 0; bits !== 0; bits &= bits - 1) standing![pageOf(w, bits)] = 1;
+        for (let bits = held[w]! & ~may[w]!; bits !== 0; bits &= bits - 1) counted.push(pageOf(w, bits));
+      }
+    }
     for (const { term, row } of chunks.get(chunk)!) {
       const { bits: termBits, times, weight, at, follows } = readings.get(term)!;
       // Room for every section of the row first: the arrays stay the same while it is read.
@@ -346,18 +374,18 @@ function scan(
       best[page] = -1;
     }
     if (need) {
-      for (const page of met) {
-        if (!(standing![page]! & 1)) counted.push(page);
-        standing![page] = 0;
-      }
+      for (let w = 0; w < PAGE_WORDS; w++)
+        for (let bits = may[w]! | 0; bits !== 0; bits &= bits - 1) standing![pageOf(w, bits)] = 0;
       tally!(base, counted);
-      met.length = 0;
       counted.length = 0;
     }
   }
   slots.give();
   return true;
 }
+
+/** The page of the lowest bit set in `bits`, word `word` of a bitmap of a chunk's pages. */
+const pageOf = (word: number, bits: number) => (word << 5) | (31 - Math.clz32(bits & -bits));
 
 /** How many sections a term's rows hold. */
 export function sectionsHolding(rows: readonly TermRows[]): number {
@@ -406,7 +434,8 @@ function phraseIn(phrase: ChunkPhrase | undefined, slot: number, scratch: Positi
   if (!phrase) return 0;
   const steps = phrase.length;
   for (let s = 0; s < steps; s++) {
-    const into = (scratch[s] ??= new PositionList());
+    scratch[s] ??= new PositionList();
+    const into = scratch[s]!;
     into.length = 0;
     const terms = phrase[s]!;
     for (let t = 0; t < terms.length; t++) {

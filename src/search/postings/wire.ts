@@ -12,9 +12,10 @@ export interface PackedInput extends Omit<RankInput, 'rows'> {
 
 /**
  * Numbers a row takes in a table: chunk, entries at and length, positions at and length,
- * sections, the positions' index at and length (in the shared buffer only).
+ * sections, the positions' index at and length, its page marks at and length (the last two in
+ * the shared buffer only).
  */
-const FIELDS = 8;
+const FIELDS = 10;
 
 export function pack(input: RankInput): PackedInput {
   const rows: PackedInput['rows'] = [];
@@ -37,9 +38,11 @@ export function pack(input: RankInput): PackedInput {
       table[at + 3] = row.positions ? place(row.positions) : 0;
       table[at + 4] = row.positions ? row.positions.length : -1;
       table[at + 5] = row.sections ?? -1;
-      // A copy leaves the index out: the ranking finds it (the rows are not the cache's).
+      // A copy leaves the index and marks out: the ranking finds them (the rows are not the cache's).
       table[at + 6] = shared && row.index ? row.index.byteOffset : 0;
       table[at + 7] = shared && row.index ? row.index.length : -1;
+      table[at + 8] = shared && row.marks ? row.marks.byteOffset : 0;
+      table[at + 9] = shared && row.marks ? row.marks.length : -1;
       at += FIELDS;
     }
     rows.push({ term, buffer, table });
@@ -59,6 +62,7 @@ export function unpack(packed: PackedInput): RankInput {
       };
       if (table[at + 5]! >= 0) row.sections = table[at + 5]!;
       if (table[at + 7]! >= 0) row.index = new Int32Array(buffer, table[at + 6]!, table[at + 7]!);
+      if (table[at + 9]! >= 0) row.marks = new Uint32Array(buffer, table[at + 8]!, table[at + 9]!);
       list.push(row);
     }
     rows.set(term, list);
@@ -79,7 +83,8 @@ function sharedBufferOf(list: readonly TermRows[]): SharedArrayBuffer | undefine
     if (
       row.entries.buffer !== buffer ||
       (row.positions && row.positions.buffer !== buffer) ||
-      (row.index && row.index.buffer !== buffer)
+      (row.index && row.index.buffer !== buffer) ||
+      (row.marks && row.marks.buffer !== buffer)
     )
       return undefined;
   return buffer;
