@@ -454,6 +454,40 @@ describe('ranking from postings', () => {
     expect(ranked.pages.map((p) => p.page)).toEqual([4, 3, 2, 5, 1]);
     expect(ranked.pages.map((p) => Math.floor(p.score))).toEqual([5, 2, 1, 0, 0]);
   });
+
+  it('finds every word in one section only on pages holding them all, in every chunk', () => {
+    const page = (num: number, ...texts: string[]): PostedPage => ({
+      num,
+      title: 'plain',
+      sections: texts.map((text, position) => ({ position, heading: '', text })),
+    });
+    const made = [
+      // Chunk 0: no page holds both words.
+      page(1, 'gamma alone'),
+      page(2, 'delta alone'),
+      // Chunk 1: one holds both in two sections, one in one section.
+      page(1030, 'gamma here', 'delta there'),
+      page(1031, 'intro', 'delta and gamma'),
+      page(1032, 'delta'),
+      // Chunk 2: only the second word's.
+      page(2050, 'delta'),
+    ];
+    const ranked = rankPostings({
+      must: [
+        { kind: 'any', terms: ['gamma'] },
+        { kind: 'any', terms: ['delta'] },
+      ],
+      not: [],
+      together: { kind: 'phrase', steps: [['gamma'], ['delta']] },
+      rows: rowsOf(made),
+      sections: 9,
+      averageLength: 2,
+      hidden: new Set(),
+      count: 10,
+    })!;
+    expect(ranked.total).toBe(1);
+    expect(ranked.pages.map((p) => p.page)).toEqual([1031]);
+  });
 });
 
 describe('ranking on a thread', () => {

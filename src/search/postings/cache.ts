@@ -150,11 +150,15 @@ function toShared(rows: readonly TermRows[]): TermRows[] {
     return view;
   };
   return rows.map((row, i) => {
+    // Every row with the same fields, set or not, in one order: the ranking's loop reads rows of
+    // one shape (rows with and without an index or marks made its reads polymorphic).
     const shared: TermRows = {
       chunk: row.chunk,
       entries: place(row.entries),
       positions: row.positions && place(row.positions),
       sections: sections[i]!,
+      index: undefined,
+      marks: undefined,
     };
     if (shared.entries.length >= PAGE_MARKS_FROM) {
       at = (at + 3) & ~3;

@@ -43,11 +43,11 @@ export interface TermRows {
   entries: Uint8Array;
   positions: Uint8Array | null;
   /** How many sections `entries` holds, when counted already (cache.ts). */
-  sections?: number;
+  sections?: number | undefined;
   /** Where every few sections' positions begin (codec.ts `positionsIndex`), when found already (cache.ts). */
-  index?: Int32Array;
+  index?: Int32Array | undefined;
   /** The pages it holds, has in a title, in a heading (codec.ts `pageMarks`), when found already (cache.ts). */
-  marks?: Uint32Array;
+  marks?: Uint32Array | undefined;
 }
 
 export interface RankInput {
@@ -271,12 +271,23 @@ function scan(
   const best = new Float64Array(1 << CHUNK_BITS).fill(-1);
   const found = new Int32Array(1 << CHUNK_BITS);
   const positions: PositionList[] = [];
-  // Pages of the chunk where the word is where it may rank (1): only their sections are read.
-  const standing = prunable ? new Uint8Array(1 << CHUNK_BITS) : undefined;
-  // Bitmaps of the chunk's pages: holding the word, holding it where it may rank; a row's marks.
+  // A query of several parts: a section holds them all only on a page that holds them all, so
+  // only those pages' sections are read ("deploy token": a page of 100,000 holds both words
+  // where a fifth holds either).
+  const joint = bits > 1;
+  // Pages of the chunk whose sections are read (1).
+  const standing = prunable || joint ? new Uint8Array(1 << CHUNK_BITS) : undefined;
+  // Bitmaps of the chunk's pages: holding the word; the pages read (where the word may rank, or
+  // holding every part); each part's pages; a row's marks.
   const held = new Uint32Array(PAGE_WORDS);
   const may = new Uint32Array(PAGE_WORDS);
+  const partsHeld = new Uint32Array(joint ? bits * PAGE_WORDS : 0);
   const rowMarks = new Uint32Array(PAGE_MARK_WORDS);
+  const marksOf = (row: TermRows) => {
+    if (row.marks) return row.marks;
+    pageMarks(row.entries, rowMarks);
+    return rowMarks;
+  };
   const counted: number[] = [];
   for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
     const base = chunk << CHUNK_BITS;
@@ -290,18 +301,16 @@ function scan(
     }
     slots.begin();
     const least = floor();
-    const need = !standing || least < 1 ? 0 : least >= 3 ? IN_TITLE : IN_TITLE | IN_HEADING;
+    const need = !prunable || least < 1 ? 0 : least >= 3 ? IN_TITLE : IN_TITLE | IN_HEADING;
+    // Whether only the sections of the pages in `may` are read.
+    let some = need !== 0;
     if (need) {
       held.fill(0);
       may.fill(0);
       const title = need & IN_TITLE ? PAGE_WORDS : -1;
       const heading = need & IN_HEADING ? 2 * PAGE_WORDS : -1;
       for (const { row } of chunks.get(chunk)!) {
-        let marks = row.marks;
-        if (!marks) {
-          pageMarks(row.entries, rowMarks);
-          marks = rowMarks;
-        }
+        const marks = marksOf(row);
         for (let w = 0; w < PAGE_WORDS; w++) {
           held[w] = held[w]! | marks[w]!;
           if (title >= 0) may[w] = may[w]! | marks[title + w]!;
@@ -312,6 +321,29 @@ function scan(
         for (let bits = may[w]! | 0; bits !== 0; bits &= bits - 1) standing![pageOf(w, bits)] = 1;
         for (let bits = held[w]! & ~may[w]!; bits !== 0; bits &= bits - 1) counted.push(pageOf(w, bits));
       }
+    } else if (joint) {
+      partsHeld.fill(0);
+      for (const { term, row } of chunks.get(chunk)!) {
+        const termBits = readings.get(term)!.bits;
+        if (termBits === 0) continue;
+        const marks = marksOf(row);
+        for (let part = 0; part < bits; part++) {
+          if (!(termBits & (1 << part))) continue;
+          const at = part * PAGE_WORDS;
+          for (let w = 0; w < PAGE_WORDS; w++) partsHeld[at + w] = partsHeld[at + w]! | marks[w]!;
+        }
+      }
+      let any = 0;
+      for (let w = 0; w < PAGE_WORDS; w++) {
+        let every = -1;
+        for (let part = 0; part < bits; part++) every &= partsHeld[part * PAGE_WORDS + w]!;
+        may[w] = every;
+        any |= every;
+        for (let bits = every; bits !== 0; bits &= bits - 1) standing![pageOf(w, bits)] = 1;
+      }
+      // No page holds every part: no section does.
+      if (any === 0) continue;
+      some = true;
     }
     for (const { term, row } of chunks.get(chunk)!) {
       const { bits: termBits, times, weight, at, follows } = readings.get(term)!;
@@ -321,8 +353,7 @@ function scan(
       const ordinals = at < 0 ? undefined : slots.positions(at);
       slots.restart();
       reader.start(base, row.entries);
-      // (A query that prunes tests no phrase.)
-      while (need ? reader.nextMarked(standing!, 1) : reader.next()) {
+      while (some ? reader.nextMarked(standing!, 1) : reader.next()) {
         const slot = follows
           ? slots.existing(reader.page - base, reader.position)
           : slots.slot(reader.page - base, reader.position);
@@ -373,9 +404,10 @@ function scan(
       if (kept) slots.hits(page, kept.sections);
       best[page] = -1;
     }
-    if (need) {
+    if (some)
       for (let w = 0; w < PAGE_WORDS; w++)
         for (let bits = may[w]! | 0; bits !== 0; bits &= bits - 1) standing![pageOf(w, bits)] = 0;
+    if (need) {
       tally!(base, counted);
       counted.length = 0;
     }

@@ -55,14 +55,15 @@ export function unpack(packed: PackedInput): RankInput {
   for (const { term, buffer, table } of packed.rows) {
     const list: TermRows[] = [];
     for (let at = 0; at < table.length; at += FIELDS) {
+      // The fields of the cache's rows, in its order: one shape for the ranking's loop.
       const row: TermRows = {
         chunk: table[at]!,
         entries: new Uint8Array(buffer, table[at + 1]!, table[at + 2]!),
         positions: table[at + 4]! < 0 ? null : new Uint8Array(buffer, table[at + 3]!, table[at + 4]!),
+        sections: table[at + 5]! >= 0 ? table[at + 5]! : undefined,
+        index: table[at + 7]! >= 0 ? new Int32Array(buffer, table[at + 6]!, table[at + 7]!) : undefined,
+        marks: table[at + 9]! >= 0 ? new Uint32Array(buffer, table[at + 8]!, table[at + 9]!) : undefined,
       };
-      if (table[at + 5]! >= 0) row.sections = table[at + 5]!;
-      if (table[at + 7]! >= 0) row.index = new Int32Array(buffer, table[at + 6]!, table[at + 7]!);
-      if (table[at + 9]! >= 0) row.marks = new Uint32Array(buffer, table[at + 8]!, table[at + 9]!);
       list.push(row);
     }
     rows.set(term, list);
