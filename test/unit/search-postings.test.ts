@@ -14,13 +14,9 @@ import {
   positionsIndexLength,
   rewrite,
   sectionsIn,
-} from '../../src/search/postings/codec.js';
-import {
-  type RankInput,
-  type ResolvedMatch,
-  rankPostings,
   type TermRows,
-} from '../../src/search/postings/rank.js';
+} from '../../src/search/postings/codec.js';
+import { type RankInput, type ResolvedMatch, rankPostings } from '../../src/search/postings/rank.js';
 import { rankAside, rankingThreads } from '../../src/search/postings/rank-threads.js';
 
 /** A small deterministic generator, so a failure can be replayed. */

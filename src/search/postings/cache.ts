@@ -1,3 +1,4 @@
+import type { TermRows } from './codec.js';
 import {
   PAGE_MARK_WORDS,
   PAGE_MARKS_FROM,
@@ -6,7 +7,6 @@ import {
   positionsIndexLength,
   sectionsIn,
 } from './codec.js';
-import type { TermRows } from './rank.js';
 
 /**
  * The postings a process has read, by space and term, kept while the space's generation (a new

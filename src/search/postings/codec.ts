@@ -24,6 +24,19 @@ export const IN_HEADING = 2;
 
 export const chunkOf = (page: number): number => page >>> CHUNK_BITS;
 
+/** One term's rows, in chunk order; positions only when the query has phrases. */
+export interface TermRows {
+  chunk: number;
+  entries: Uint8Array;
+  positions: Uint8Array | null;
+  /** How many sections `entries` holds, when counted already (cache.ts). */
+  sections?: number | undefined;
+  /** Where every few sections' positions begin (codec.ts `positionsIndex`), when found already (cache.ts). */
+  index?: Int32Array | undefined;
+  /** The pages it holds, has in a title, in a heading (codec.ts `pageMarks`), when found already (cache.ts). */
+  marks?: Uint32Array | undefined;
+}
+
 /** One section holding a term. */
 export interface Posting {
   page: number;

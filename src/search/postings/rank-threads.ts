@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import {
-  type PostingsRanking,
-  type RankInput,
-  rankPostings,
-  sectionsHolding,
-  type TermRows,
-} from './rank.js';
+import type { TermRows } from './codec.js';
+import { type PostingsRanking, type RankInput, rankPostings, sectionsHolding } from './rank.js';
 import { pack } from './wire.js';
 
 /**

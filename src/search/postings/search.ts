@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.js';
 import type { ReadCache } from '../../db/read-cache.js';
 import type { Match, QueryPlan } from '../query.js';
 import { PostingsCache, type SpaceFacts } from './cache.js';
-import type { PostingsRanking, ResolvedMatch, TermRows } from './rank.js';
+import type { TermRows } from './codec.js';
+import type { PostingsRanking, ResolvedMatch } from './rank.js';
 import { rankAside } from './rank-threads.js';
 import type { PostingsStore } from './store.js';
 

@@ -1,4 +1,5 @@
-import { type PostingsRanking, type RankInput, rankPostings, type TermRows } from './rank.js';
+import type { TermRows } from './codec.js';
+import { type PostingsRanking, type RankInput, rankPostings } from './rank.js';
 
 /**
  * A ranking's input as posted to a ranking thread: each term's rows as one shared buffer and a
