@@ -17,7 +17,9 @@ import {
   type TermRows,
 } from '../../src/search/postings/codec.js';
 import { type RankInput, type ResolvedMatch, rankPostings } from '../../src/search/postings/rank.js';
-import { rankAside, rankingThreads } from '../../src/search/postings/rank-threads.js';
+import { rankAside, rankingThreads, rankingWarmUps } from '../../src/search/postings/rank-threads.js';
+import { warmUpInputs } from '../../src/search/postings/warm-up.js';
+import { pack, rankPacked } from '../../src/search/postings/wire.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
@@ -550,5 +552,46 @@ describe('ranking on a thread', () => {
       after = { score: last.score, page: last.page };
     }
     expect(seen).toEqual(rankPostings({ ...input, count: seen.length })!.pages);
+  });
+  it('answers the same once its warm-up has run to the end', async () => {
+    const pages = corpus(5, 3000);
+    const input: RankInput = {
+      must: [
+        { kind: 'any', terms: ['alpha', 'beta'] },
+        { kind: 'any', terms: ['gamma'] },
+      ],
+      not: [],
+      together: { kind: 'phrase', steps: [['alpha'], ['gamma']] },
+      rows: rowsOf(pages),
+      sections: 9000,
+      averageLength: 12,
+      hidden: new Set(),
+      count: 30,
+    };
+    await rankAside(input);
+    await vi.waitFor(() => expect(rankingWarmUps()).toEqual([true, true]), { timeout: 30_000, interval: 50 });
+    expect(await rankAside(input)).toEqual(rankPostings(input));
+  });
+});
+
+describe("a ranking thread's warm-up", () => {
+  it('ranks made-up rows that take the paths of real ones, as a search would', () => {
+    const inputs = warmUpInputs();
+    const rows = [...inputs[0]!.rows.values()].flat();
+    // Rows with page marks (many sections) and without, all with a positions index.
+    expect(rows.some((row) => row.marks !== undefined)).toBe(true);
+    expect(rows.some((row) => row.marks === undefined)).toBe(true);
+    expect(rows.every((row) => row.index !== undefined)).toBe(true);
+    const scores = new Set<number>();
+    for (const input of inputs) {
+      const ranked = rankPostings(input)!;
+      expect(ranked.pages).toHaveLength(input.count);
+      expect(ranked.more).toBe(true);
+      expect(rankPacked(pack(input))).toEqual(ranked);
+      for (const page of ranked.pages) scores.add(Math.floor(page.score));
+    }
+    // A title match (4 and up), a heading's (2), the words together (1), the text alone (0).
+    for (const tier of [0, 1, 2, 4])
+      expect([...scores].some((score) => score >= tier && score < tier + 2)).toBe(true);
   });
 });

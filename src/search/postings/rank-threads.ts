@@ -11,8 +11,8 @@ import { pack } from './wire.js';
  * of ranking in JS; on the server's thread every other request waited that long (bench/scale on
  * PostgreSQL: GET space beside back-to-back searches, p99 7.1 -> 35.9 ms once searches ranked
  * there, 9.1 ms with these threads). The threads are shared by the process's search indexes
- * (they hold no state but their slots), start on first use, and keep the process alive only
- * while a ranking is on its way.
+ * (they hold no state but their slots), start on first use, warm up in their idle time
+ * (warm-up.ts), and keep the process alive only while a ranking is on its way.
  */
 
 /** Threads: searches of different requests rank side by side, as on the database's backends. */
@@ -42,6 +42,16 @@ const { parentPort, workerData } = require('node:worker_threads');
 const loaded = workerData.tsx
   ? import(workerData.tsx).then((api) => api.tsImport(workerData.module, workerData.module))
   : import(workerData.module);
+// The warm-up (warm-up.ts) in the thread's idle time: a ranking, then its messages, and again.
+const warm = (wire) => {
+  try {
+    if (wire.warmUpStep() > 0) setImmediate(warm, wire);
+    else parentPort.postMessage({ warmedUp: true });
+  } catch (error) {
+    parentPort.postMessage({ warmedUp: false, error: String((error && error.stack) || error) });
+  }
+};
+loaded.then((wire) => setImmediate(warm, wire), () => {});
 parentPort.on('message', ({ id, input }) => {
   loaded
     .then((wire) => parentPort.postMessage({ id, ranking: wire.rankPacked(input) }))
@@ -63,16 +73,32 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
+interface ThreadMessage {
+  id: number;
+  ranking?: PostingsRanking;
+  error?: string;
+  /** The warm-up has ended: true when every ranking of it ran. */
+  warmedUp?: boolean;
+}
+
 class RankThread {
   private readonly worker: Worker;
   readonly pending = new Map<number, Waiting>();
+  /** Whether its warm-up ran to the end; undefined while it runs. */
+  warmedUp: boolean | undefined;
   private next = 0;
 
   constructor(onExit: () => void) {
     const tsx = moduleUrl.endsWith('.ts') ? tsxApi() : undefined;
     this.worker = new Worker(SCRIPT, { eval: true, workerData: { module: moduleUrl, tsx } });
     this.worker.unref();
-    this.worker.on('message', (answer: { id: number; ranking?: PostingsRanking; error?: string }) => {
+    this.worker.on('message', (answer: ThreadMessage) => {
+      if (answer.warmedUp !== undefined) {
+        this.warmedUp = answer.warmedUp;
+        // Only slower first searches: said, not thrown.
+        if (!answer.warmedUp) process.emitWarning(`a ranking thread's warm-up failed: ${answer.error}`);
+        return;
+      }
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.pending.delete(answer.id);
@@ -105,6 +131,11 @@ const threads: RankThread[] = [];
 /** How many ranking threads are running. */
 export function rankingThreads(): number {
   return threads.length;
+}
+
+/** Each running thread's warm-up: true once it ran to the end, undefined while it runs. */
+export function rankingWarmUps(): Array<boolean | undefined> {
+  return threads.map((thread) => thread.warmedUp);
 }
 
 function bytesOf(input: RankInput): number {
