@@ -1,6 +1,27 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { SERVER_NODE_FLAGS } from '../src/server-flags.js';
+
+/** What a bench starts a server with: the flags `quire serve` runs with, then its script. */
+export const serverArgs = (main: string): string[] => [...SERVER_NODE_FLAGS, main, 'serve'];
+
+/**
+ * Runs this bench again in a process with the flags a Quire server runs with, when this one lacks
+ * them (a bench that builds its server in its own process measures it as it is deployed); answers
+ * that run's exit status, or undefined when this process has them.
+ */
+export function rerunWithServerFlags(): number | undefined {
+  const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  const missing = SERVER_NODE_FLAGS.filter((flag) => !given.includes(flag));
+  if (missing.length === 0) return undefined;
+  const options = [process.env.NODE_OPTIONS, ...missing].filter(Boolean).join(' ');
+  const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: options },
+  });
+  return run.status ?? 1;
+}
 
 export { freePort } from '../test/helpers/net.js';
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 import { parseArgs } from 'node:util';
 import { parseTokenLifetime, tokenExpiry } from './auth/token-lifetime.js';
 import { type Config, ConfigError, loadConfig } from './config.js';

@@ -13,7 +13,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isolatedStore } from '../../test/helpers/cli.js';
-import { freePort, type LoadResult, load, median, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import {
+  freePort,
+  type LoadResult,
+  load,
+  median,
+  ROOT,
+  serverArgs,
+  startProcess,
+  stop,
+  waitFor200,
+} from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -27,7 +37,7 @@ function log(line: string) {
 async function startQuire(databaseUrl: string | null) {
   const store = await isolatedStore(databaseUrl);
   const port = await freePort();
-  const child = startProcess(process.execPath, [path.join(ROOT, 'dist/main.js'), 'serve'], {
+  const child = startProcess(process.execPath, serverArgs(path.join(ROOT, 'dist/main.js')), {
     DATABASE_URL: '',
     ...store.env,
     PORT: String(port),

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { isolatedStore } from '../../test/helpers/cli.js';
-import { freePort, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import { freePort, ROOT, serverArgs, startProcess, stop, waitFor200 } from '../lib.js';
 import { prng } from '../search/corpus.js';
 import { spacePages } from './content.js';
 import { cpuReading, cpuSpent, pidsNamed } from './cpu-time.js';
@@ -62,8 +62,7 @@ export async function processesPart(cores: number): Promise<void> {
       process.execPath,
       [
         ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-        path.join(ROOT, 'dist/main.js'),
-        'serve',
+        ...serverArgs(path.join(ROOT, 'dist/main.js')),
       ],
       {
         ...(databaseUrl ? {} : { DATABASE_URL: '' }),

@@ -21,6 +21,7 @@
  * from a client thread of this process (worker-client.ts: a heap of its own) to a server built
  * in this process (`buildApp`, as bench/content does) for `pages` and `spaces`; `processes` starts real server processes (as bench/api does). Every
  * operation is warmed up first, then sampled on the small size, then on the large.
+ * Started without a Quire server's Node flags (src/server-flags.ts), it runs itself again with them.
  *
  *   npx tsx bench/scale/run.ts                             # SQLite
  *   DATABASE_URL=postgres://... npx tsx bench/scale/run.ts  # PostgreSQL
@@ -33,11 +34,16 @@
  * `processes` under --cpu-prof), BENCH_SERVER_LOG=file (their logs, appended to that file).
  */
 import { availableParallelism, cpus } from 'node:os';
+import { rerunWithServerFlags } from '../lib.js';
 import { pagesPart } from './pages.js';
 import { processesPart } from './processes.js';
 import { log, rows, table, writeJson } from './report.js';
 import { SAMPLES } from './sampling.js';
 import { spacesPart } from './spaces.js';
+
+// `pages` and `spaces` build their server in this process: it runs with a server's flags.
+const rerun = rerunWithServerFlags();
+if (rerun !== undefined) process.exit(rerun);
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100_000);
 const SPACES = Number(process.env.BENCH_SPACES ?? 10_000);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isolatedStore } from '../../test/helpers/cli.js';
-import { freePort, ROOT, startProcess, stop, waitFor200 } from '../lib.js';
+import { freePort, ROOT, serverArgs, startProcess, stop, waitFor200 } from '../lib.js';
 import type { PagesLoadResult } from './load.js';
 
 /**
@@ -43,8 +43,7 @@ export async function startQuire(
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
       // e.g. --perf-basic-prof, for `perf record` on the server (the V8 profiler inflates small functions).
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-      path.join(dist, 'main.js'),
-      'serve',
+      ...serverArgs(path.join(dist, 'main.js')),
     ],
     {
       DATABASE_URL: '',
