@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { OpenApiService } from '../areas/openapi/service.js';
 import type { ContentStore } from '../content/store.js';
 import type { Tx } from '../db/database.js';
@@ -6,6 +5,7 @@ import { decodeCursor, encodeCursor } from '../db/keyset.js';
 import type { Deps } from '../deps.js';
 import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { digest } from './digest.js';
 import { Highlighter } from './highlight.js';
 import { SearchIndexer, STALE } from './indexer.js';
 import { PostgresSearchIndex } from './postgres-index.js';
@@ -322,10 +322,6 @@ export function sectionHits(
     score: match.hits,
     resultType,
   }));
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
 /** Where the previous page of a search ended: its last hit's score and ids, and its rank. */

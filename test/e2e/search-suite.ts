@@ -705,6 +705,24 @@ export function searchSuite(env: Record<string, string>): void {
       await owner.api.spaces.restoreSpace(shared);
     });
 
+    it('searches a member who may read every space as the owner, and not once a space is closed to them', async () => {
+      const found = async () => {
+        const { data } = await reader.api.orgs.searchOrganizationContent(orgId, { query: 'zeppelin' });
+        return { count: data.count, ids: data.items.map((i) => i.id).sort() };
+      };
+      expect(await found()).toEqual({ count: 1, ids: [shared] });
+      // Open to every member: the reader now sees each space of the organization.
+      await owner.api.spaces.updateSpaceById(secret, { defaultLevel: 'inherit' } as never);
+      expect(await found()).toEqual({ count: 2, ids: [shared, secret].sort() });
+      // A new space closed to members, with nothing that matches, changes what the reader sees.
+      const closed = (await owner.api.orgs.createSpace(orgId, { title: 'Closed' } as never)).data.id;
+      await owner.api.spaces.updateSpaceById(closed, { defaultLevel: null } as never);
+      expect(await found()).toEqual({ count: 2, ids: [shared, secret].sort() });
+      await owner.api.spaces.updateSpaceById(secret, { defaultLevel: null } as never);
+      expect(await found()).toEqual({ count: 1, ids: [shared] });
+      await owner.api.spaces.deleteSpaceById(closed);
+    });
+
     it('keeps organizations apart when their spaces were indexed in turn, and follows a transfer', async () => {
       // Spaces are numbered as they are first indexed: A1, then B1 of another organization,
       // then A2. This organization's numbers then enclose B1's, and its search must leave B1
