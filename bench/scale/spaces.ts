@@ -3,13 +3,15 @@ import { QUERIES, spacePages } from './content.js';
 import { figureRow, latencyRow, log, progress, secs } from './report.js';
 import { compare, type Op } from './sampling.js';
 import { type InProcess, startInProcess } from './server.js';
+import { WorkerClient } from './worker-client.js';
 
 /**
  * Part `spaces`: an organization of BENCH_SPACES spaces (default 10,000) in 100 collections,
  * each space holding two small pages (merged from a change request, indexed for search),
  * against an organization of 100 spaces built the same way, in the same store. Sampled as the
  * organization's owner: list spaces (first and last page of 100, keyset cursor), GET space,
- * create space, update a space's title, and search across the organization.
+ * create space, update a space's title, and search across the organization; the search again as
+ * a member with the read role (who sees every space, as members of such an organization do).
  */
 
 const SMALL_SPACES = 100;
@@ -167,6 +169,33 @@ async function run(server: InProcess, spaces: number) {
         `/v1/orgs/${org.orgId}/search?query=${encodeURIComponent(QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!)}`,
       ),
   );
+  // A member reads through the visibility rules of their role, where the owner sees everything.
+  const member = await server.services.users.create({ email: 'reader@bench.test', displayName: 'Reader' });
+  await server.database.db.transaction().execute(async (tx) => {
+    for (const org of [large, small]) await server.services.members.add(tx, org.orgId, member.id, 'read');
+  });
+  const reader = new WorkerClient(
+    server.url,
+    (await server.services.tokens.create(member.id, 'bench')).token,
+  );
+  try {
+    await both(
+      'organization search, as a member (read role)',
+      (org) => (i) =>
+        reader
+          .request(
+            'GET',
+            `/v1/orgs/${org.orgId}/search?query=${encodeURIComponent(QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!)}`,
+          )
+          .then((answer) => {
+            if (answer.status !== 200)
+              throw new Error(`member search -> ${answer.status}: ${answer.text.slice(0, 300)}`);
+            return answer.ms;
+          }),
+    );
+  } finally {
+    reader.close();
+  }
   await both(
     'create a space',
     (org) => (i) =>
