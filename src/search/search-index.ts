@@ -270,11 +270,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     const all = await this.kept(
       `search-sees-all:${org.orgId}:${digest(JSON.stringify(org.visibility))}`,
       async () => {
-        const eb = expressionBuilder<Tables & { s: SpacesTable }, 's'>();
         // NOT would let a rule that is NULL for a space (no default level) hide it here.
         const { rows } = await sql`SELECT 1 AS hidden FROM spaces s
           WHERE s.org_id = ${org.orgId} AND s.deleted_at IS NULL
-            AND (${visibleSpaces(org.visibility)(eb)}) IS NOT TRUE
+            AND ${visibleSql(org.visibility)} IS NOT TRUE
           LIMIT 1`.execute(this.db);
         return rows.length === 0;
       },
@@ -586,11 +585,16 @@ export abstract class SqlSearchIndex implements SearchIndex {
       parts.push(scope.spaceIds.length > 0 ? sql`${spaceId} IN (${sql.join(scope.spaceIds)})` : sql`1 = 0`);
     }
     if (scope.org) {
-      const eb = expressionBuilder<Tables & { s: SpacesTable }, 's'>();
       parts.push(sql`s.org_id = ${scope.org.orgId}`);
-      parts.push(sql`(${visibleSpaces(scope.org.visibility)(eb)})`);
+      parts.push(visibleSql(scope.org.visibility));
     }
     if (!scope.includeHidden) parts.push(sql`p.hidden = 0`);
     return sql`${sql.join(parts, sql` AND `)}`;
   }
+}
+
+/** Whether the space `s` (a row of spaces) is one the visibility rules let the caller see. */
+export function visibleSql(visibility: SpaceVisibility): RawBuilder<unknown> {
+  const eb = expressionBuilder<Tables & { s: SpacesTable }, 's'>();
+  return sql`(${visibleSpaces(visibility)(eb)})`;
 }

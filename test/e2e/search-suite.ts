@@ -434,6 +434,8 @@ export function searchSuite(env: Record<string, string>): void {
       const inline = new SqliteSearchIndex(deps.db);
       // Every organization of two space numbers and more read in parts.
       const parted = new SqliteSearchIndex(deps.db, readers, 0, undefined, 1);
+      // Every organization's spaces listed through the caller's rules, none left out by number.
+      const listed = new SqliteSearchIndex(deps.db, readers, 0, undefined, 1, 0);
       const every = {
         all: true,
         spaces: [],
@@ -479,6 +481,10 @@ export function searchSuite(env: Record<string, string>): void {
               ).toEqual(expected);
               // One statement a part.
               expect(read.mock.calls.length).toBeGreaterThanOrEqual(2);
+              expect(
+                await listed.rank(plan, scope, cursor, limit),
+                `${name}: ${text} limit ${limit} page ${page}, listed`,
+              ).toEqual(expected);
               const last = expected.pages.at(-1);
               if (!expected.more || !last) break;
               cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };
