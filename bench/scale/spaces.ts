@@ -11,7 +11,7 @@ import { WorkerClient } from './worker-client.js';
  * against an organization of 100 spaces built the same way, in the same store. Sampled as the
  * organization's owner: list spaces (first and last page of 100, keyset cursor), GET space,
  * create space, update a space's title, and search across the organization; the search again as
- * a member with the read role (who sees every space, as members of such an organization do).
+ * a member with the read role, with one space of each organization closed to members.
  */
 
 const SMALL_SPACES = 100;
@@ -174,13 +174,15 @@ async function run(server: InProcess, spaces: number) {
   await server.database.db.transaction().execute(async (tx) => {
     for (const org of [large, small]) await server.services.members.add(tx, org.orgId, member.id, 'read');
   });
+  for (const org of [large, small])
+    await client.json('PATCH', `/v1/spaces/${org.spaceIds[0]!}`, { defaultLevel: null });
   const reader = new WorkerClient(
     server.url,
     (await server.services.tokens.create(member.id, 'bench')).token,
   );
   try {
     await both(
-      'organization search, as a member (read role)',
+      'organization search, as a member (read role, one space closed)',
       (org) => (i) =>
         reader
           .request(
