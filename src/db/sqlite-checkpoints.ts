@@ -44,7 +44,8 @@ function run() {
     // A busy or failing checkpoint is tried again at the next change; the server's own
     // automatic checkpoint bounds the log meanwhile.
     seen = undefined;
-    parentPort.postMessage({ warning: String(error && error.message) });
+    // Another process's checkpoint running (several processes on one file) is no failure.
+    if (!(error && error.code === 'SQLITE_BUSY')) parentPort.postMessage({ warning: String(error && error.message) });
   }
 }
 setInterval(run, workerData.intervalMs);
