@@ -91,6 +91,9 @@ interface OrgBounds {
   low: number;
   high: number;
   whole: boolean;
+  /** The lowest and highest numbers of every indexed space, the organization's or not. */
+  first: number;
+  last: number;
   /** The numbers in the range a caller's search leaves out (see `leftOut`); undefined: `sp` decides. */
   leftOut?: number[];
 }
@@ -156,17 +159,31 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    */
   private async orgBounds(orgId: string): Promise<OrgBounds | null> {
     return this.kept(`search-org-bounds:${orgId}`, async () => {
-      const { rows } = await sql<{ low: number | null; high: number | null; live: number; keys: number }>`
+      const { rows } = await sql<{
+        low: number | null;
+        high: number | null;
+        live: number;
+        keys: number;
+        first: number;
+        last: number;
+      }>`
         WITH b AS (
           SELECT MIN(x.num) AS low, MAX(x.num) AS high, COUNT(*) AS live
           FROM spaces s CROSS JOIN search_space_keys x ON x.space_id = s.id
           WHERE s.org_id = ${orgId} AND s.deleted_at IS NULL
         )
-        SELECT low, high, live, (SELECT COUNT(*) FROM search_space_keys k WHERE k.num BETWEEN b.low AND b.high) AS keys
+        SELECT low, high, live, (SELECT COUNT(*) FROM search_space_keys k WHERE k.num BETWEEN b.low AND b.high) AS keys,
+          (SELECT MIN(num) FROM search_space_keys) AS first, (SELECT MAX(num) FROM search_space_keys) AS last
         FROM b`.execute(this.db);
       const row = rows[0];
       if (row?.low == null || row.high == null) return null;
-      return { low: Number(row.low), high: Number(row.high), whole: Number(row.keys) === Number(row.live) };
+      return {
+        low: Number(row.low),
+        high: Number(row.high),
+        whole: Number(row.keys) === Number(row.live),
+        first: Number(row.first),
+        last: Number(row.last),
+      };
     });
   }
 
@@ -448,9 +465,15 @@ export class SqliteSearchIndex extends SqlSearchIndex {
       bounds
         ? sql`${table}.rowid >= ${bounds.low} << ${shift} AND ${table}.rowid < (${bounds.high} + 1) << ${shift}`
         : sql`${table}.rowid >= (SELECT MIN(num) FROM sp) << ${shift} AND ${table}.rowid < ((SELECT MAX(num) FROM sp) + 1) << ${shift}`;
+    // FTS5 checks a rowid bound only at a match: sections outside the range that hold a phrase's
+    // words, but not together, are read past the bound up to the next match anywhere. The phrase
+    // is read towards the end of the table with fewer space numbers beyond the range ("search
+    // index" in the lower half of 10,000 spaces: 5.7 ms ascending, 3.3 descending).
+    const descending = bounds !== undefined && bounds.last - bounds.high > bounds.low - bounds.first;
     const together = plan.together
       ? sql`SELECT g.rowid AS sid, bm25(search_fts, ${WEIGHTS}) AS bm FROM search_fts g
-          WHERE g.search_fts MATCH ${await this.fts5Of(plan.together)} AND ${range(sql`g`, SPACE_SHIFT)}`
+          WHERE g.search_fts MATCH ${await this.fts5Of(plan.together)} AND ${range(sql`g`, SPACE_SHIFT)}
+          ${descending ? sql`ORDER BY g.rowid DESC` : sql``}`
       : sql`SELECT 0 AS sid, 0.0 AS bm WHERE 0`;
     // Whether a page key is an answer: in scope (the rowid range less the numbers left out, or
     // when `sp` is one space), not hidden (few hidden pages, often none: then no key is looked
