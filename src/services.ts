@@ -241,6 +241,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.links = new LinkIndex({ store: s.store });
   s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store, openapi: s.openapi });
   s.spaces.onHeadMoved((tx, moved) => s.searchEngine.spaceChanged(tx, moved.spaceId));
+  s.spaces.onOrgMove((tx, spaceIds, orgId) => s.searchEngine.index.spacesMoving(tx, spaceIds, orgId));
   s.merges = new MergeService(deps, {
     changeRequests: s.changeRequests,
     reviews: s.reviews,

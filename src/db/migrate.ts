@@ -32,6 +32,7 @@ import * as searchTitleHeadingTables from './migrations/0029-search-title-headin
 import * as searchPostings from './migrations/0030-search-postings.js';
 import * as searchPostingsGeneration from './migrations/0031-search-postings-generation.js';
 import * as siblingOrder from './migrations/0032-sibling-order.js';
+import * as searchOrgTerms from './migrations/0033-search-org-terms.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0030-search-postings': searchPostings,
   '0031-search-postings-generation': searchPostingsGeneration,
   '0032-sibling-order': siblingOrder,
+  '0033-search-org-terms': searchOrgTerms,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -5,7 +5,8 @@ import { type RawBuilder, sql } from 'kysely';
  * no analysed word can be (`§` is neither a letter nor a digit). A search in one space then finds
  * its matches inside the index: otherwise every space's matches of a word are read from the
  * table and most dropped (a common word in a 100-page space beside a 100,000-page one: 65,000
- * rows read for 60 kept). A search of a few spaces names each of them so. Migrations 0025
+ * rows read for 60 kept). A search of a few spaces names each of them so; an organization's
+ * search names the organization, whose term every row's stored terms hold (0033). Migrations 0025
  * (sections), 0026 (pages) and 0029 (titles, headings) index these very expressions, and a query
  * uses an index only when it names the expression exactly as indexed (test/e2e/search.test.ts
  * checks it): changing one needs a new migration.
@@ -20,24 +21,52 @@ const TERMS = {
 } as const;
 export type TermsTable = keyof typeof TERMS;
 
-/** The tsquery text of a query in some spaces only: any of the terms naming them, and the query. */
-function inSpaces(tsquery: string, spaceIds: readonly string[] | undefined): string {
-  if (spaceIds === undefined) return tsquery;
-  const spaces = spaceIds.map((id) => `'§${id.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`);
-  return `(${tsquery}) & (${spaces.join(' | ')})`;
+const quoted = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+/**
+ * Where a query looks: some spaces (any of the terms naming them), or one organization's spaces
+ * (the term naming it, which every row's stored terms hold since 0033).
+ */
+export interface TermsScope {
+  spaceIds?: readonly string[] | undefined;
+  orgId?: string | undefined;
+}
+
+/** The tsquery text of a query within a scope: the query, and the terms naming the scope. */
+function within(tsquery: string, scope: TermsScope | undefined): string {
+  const terms: string[] = [];
+  if (scope?.spaceIds !== undefined)
+    terms.push(`(${scope.spaceIds.map((id) => quoted(`§${id}`)).join(' | ')})`);
+  if (scope?.orgId !== undefined) terms.push(quoted(orgTerm(scope.orgId)));
+  return terms.length === 0 ? tsquery : `(${tsquery}) & ${terms.join(' & ')}`;
+}
+
+/** The term naming an organization in the stored terms of its spaces' rows. */
+export function orgTerm(orgId: string): string {
+  return `§§${orgId}`;
 }
 
 /**
- * Whether the terms of a row of `table` under `alias` match `tsquery` (text), in `spaceIds` only
+ * The stored terms of a row of the space `spaceId` (a tsvector literal) with the term naming its
+ * organization, read in the statement that writes the row (the space's row is locked by nothing:
+ * a space moved to another organization has its rows dropped and written again, see
+ * SearchEngine.spacesMoved).
+ */
+export function withOrgTerm(vector: string, spaceId: string): RawBuilder<unknown> {
+  return sql`(${vector}::tsvector || array_to_tsvector(ARRAY[${'§§'} || COALESCE((SELECT o.org_id FROM spaces o WHERE o.id = ${spaceId}), '')]))`;
+}
+
+/**
+ * Whether the terms of a row of `table` under `alias` match `tsquery` (text), within `scope`
  * when given: the condition its index answers. The query text is one parameter, so the
- * statement's text is the same for one space and for several.
+ * statement's text is the same for one space, for several and for an organization.
  */
 export function termsMatch(
   table: TermsTable,
   alias: string,
   tsquery: string,
-  spaceIds?: readonly string[],
+  scope?: TermsScope,
 ): RawBuilder<unknown> {
   const indexed = `(${alias}.${TERMS[table]} || array_to_tsvector(ARRAY['§' || ${alias}.space_id]))`;
-  return sql`${sql.raw(indexed)} @@ ${inSpaces(tsquery, spaceIds)}::tsquery`;
+  return sql`${sql.raw(indexed)} @@ ${within(tsquery, scope)}::tsquery`;
 }

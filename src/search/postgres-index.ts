@@ -2,7 +2,8 @@ import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
-import { type TermsTable, termsMatch } from './pg-terms.js';
+import { digest } from './digest.js';
+import { orgTerm, type TermsScope, type TermsTable, termsMatch, withOrgTerm } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
 import {
   chunks,
@@ -13,6 +14,7 @@ import {
   type SearchScope,
   SqlSearchIndex,
   storedPage,
+  visibleSql,
 } from './search-index.js';
 
 /**
@@ -39,6 +41,14 @@ const GIN_INDEXES = [
   'search_page_titles_terms',
   'search_section_headings_terms',
 ];
+
+/** The tables whose rows hold the term naming their organization (0033), and their column of terms. */
+const ORG_TERM_TABLES = [
+  ['search_sections', 'vector'],
+  ['search_page_titles', 'vector'],
+  ['search_section_headings', 'vector'],
+  ['search_pages', 'terms'],
+] as const;
 
 /** The tables of the title and heading tiers (0029), a page's rows deleted with its sections. */
 const TIER_TABLES = ['search_page_titles', 'search_section_headings'] as const;
@@ -105,6 +115,16 @@ const isOneWord = (plan: QueryPlan) =>
 /** An organization of this many spaces and more is searched in parts (see `partsOf`). */
 const SPLIT_SPACES = 1_000;
 
+/** Beyond this many of an organization's spaces out of a search's scope, its spaces are listed (see `leftOut`). */
+const LEFT_OUT_MAX = 1_000;
+
+/** Where a ranking's statements look: the terms the indexes narrow by, and the spaces they leave out. */
+interface Where {
+  terms: TermsScope | undefined;
+  /** An organization's spaces out of the scope (see `leftOut`); undefined: its spaces are listed. */
+  leftOut: string[] | undefined;
+}
+
 export class PostgresSearchIndex extends SqlSearchIndex {
   /** Rankings running in this process (see `partsOf`). */
   private ranking = 0;
@@ -114,6 +134,8 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     postingsPages?: number,
     /** From how many spaces an organization's search is read in parts (see `partsOf`). */
     private readonly splitSpaces = SPLIT_SPACES,
+    /** How many of an organization's spaces its search may leave out by id (see `leftOut`). */
+    private readonly leftOutMax = LEFT_OUT_MAX,
   ) {
     super(db, postingsPages);
   }
@@ -131,9 +153,24 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       await sql`DELETE FROM ${sql.id(table)} WHERE space_id = ${spaceId}`.execute(tx);
   }
 
-  /** A page's terms (see pageTermsOf) go in its row: written after it, the GIN index held both. */
-  protected override pageColumns(page: IndexedPage): Record<string, unknown> {
-    return { terms: sql`${pageTermsOf(page)}::tsvector` };
+  /**
+   * A page's terms (see pageTermsOf) and its organization's (0033) go in its row: written after
+   * it, the GIN index held both.
+   */
+  protected override pageColumns(page: IndexedPage, spaceId: string): Record<string, unknown> {
+    return { terms: withOrgTerm(pageTermsOf(page), spaceId) };
+  }
+
+  /**
+   * The term naming the spaces' organization (0033) becomes the new one's in each of their rows,
+   * before the spaces' own rows change (the old term is read from them), in the transaction that
+   * moves them: no search of the old organization finds them once it commits.
+   */
+  override async spacesMoving(tx: Tx, spaceIds: string[], orgId: string): Promise<void> {
+    for (const [table, column] of ORG_TERM_TABLES)
+      await sql`UPDATE ${sql.id(table)} x SET ${sql.id(column)} = ts_delete(x.${sql.id(column)}, '§§' || s.org_id)
+          || array_to_tsvector(ARRAY[${orgTerm(orgId)}])
+        FROM spaces s WHERE s.id = x.space_id AND x.space_id = ANY(${spaceIds}::text[])`.execute(tx);
   }
 
   protected async insertSections(tx: Tx, spaceId: string, pages: IndexedPage[]): Promise<void> {
@@ -149,7 +186,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
             anchor: section.anchor,
             heading: section.heading,
             body: section.text,
-            vector: sql`${vectorOf(page.title, section.heading, section.text)}::tsvector`,
+            vector: withOrgTerm(vectorOf(page.title, section.heading, section.text), spaceId),
           })) as never,
         )
         .execute();
@@ -157,7 +194,9 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // The tiers' own rows (0029): a page's title, and each heading that has terms.
     for (const batch of chunks(pages, 200))
       await sql`INSERT INTO search_page_titles (space_id, page_id, vector) VALUES ${sql.join(
-        batch.map((page) => sql`(${spaceId}, ${page.pageId}, ${vectorOf(page.title, '', '')}::tsvector)`),
+        batch.map(
+          (page) => sql`(${spaceId}, ${page.pageId}, ${withOrgTerm(vectorOf(page.title, '', ''), spaceId)})`,
+        ),
       )}`.execute(tx);
     const headings = rows
       .map(({ page, section }) => ({ page, section, vector: vectorOf('', section.heading, '') }))
@@ -166,7 +205,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       await sql`INSERT INTO search_section_headings (space_id, page_id, position, vector) VALUES ${sql.join(
         batch.map(
           ({ page, section, vector }) =>
-            sql`(${spaceId}, ${page.pageId}, ${section.position}, ${vector}::tsvector)`,
+            sql`(${spaceId}, ${page.pageId}, ${section.position}, ${withOrgTerm(vector, spaceId)})`,
         ),
       )}`.execute(tx);
   }
@@ -216,16 +255,23 @@ export class PostgresSearchIndex extends SqlSearchIndex {
         : undefined
       : await this.fewSpaces(scope);
     if (named?.length === 0) return { pages: [], more: false, total: 0 };
+    // An organization's matches are found by the term naming it (0033); its spaces are listed
+    // only when more than a few of its indexed spaces are out of the scope (see `leftOut`).
+    const where: Where = named
+      ? { terms: { spaceIds: named }, leftOut: undefined }
+      : scope.org
+        ? { terms: { orgId: scope.org.orgId }, leftOut: await this.leftOut(scope.org) }
+        : { terms: undefined, leftOut: undefined };
     const parts = named === undefined && scope.org ? await this.partsOf(scope.org.orgId) : 1;
     // A query of one word is counted beside the ranking, once for the whole scope.
-    const counting = tiered && isOneWord(plan) ? this.countOneWord(plan, scope, count, named) : undefined;
+    const counting = tiered && isOneWord(plan) ? this.countOneWord(plan, scope, count, where) : undefined;
     counting?.catch(() => undefined);
     this.ranking++;
     let answers: Array<PartRanking | undefined>;
     try {
       answers = await Promise.all(
         Array.from({ length: parts }, (_, part) =>
-          this.rankPart(plan, scope, cursor, count, tiered, named, parts > 1 ? { part, parts } : undefined),
+          this.rankPart(plan, scope, cursor, count, tiered, where, parts > 1 ? { part, parts } : undefined),
         ),
       );
     } finally {
@@ -279,13 +325,13 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     cursor: RankCursor | undefined,
     count: number,
     tiered: boolean,
-    named: string[] | undefined,
+    where: Where,
     part: { part: number; parts: number } | undefined,
   ): Promise<PartRanking | undefined> {
     const query = sql`${toTsQuery(plan.must)}::tsquery`;
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
-    const { fixed, spaces, spaceIn } = this.scopeOf(scope, part);
+    const { fixed, spaces, spaceIn } = this.scopeOf(scope, part, where.leftOut);
     // The rows of `table` under `alias` that match, in scope, without a word left out. ts_rank
     // and the words-together check are taken where a row's vector is read, so no vector travels
     // through a join.
@@ -295,13 +341,13 @@ export class PostgresSearchIndex extends SqlSearchIndex {
           ts_rank(${vector}, ${query})::float8 AS r,
           ${plan.together ? sql`${vector} @@ ${toTsQuery([plan.together])}::tsquery` : sql`false`} AS g
         FROM ${sql.id(table)} ${sql.id(alias)}
-        WHERE ${when} AND ${termsMatch(table, alias, filter, named)} AND ${spaceIn(sql.ref(`${alias}.space_id`))}
+        WHERE ${when} AND ${termsMatch(table, alias, filter, where.terms)} AND ${spaceIn(sql.ref(`${alias}.space_id`))}
         ${excluded(alias)}`;
     };
     const excluded = (alias: string) =>
       notQuery
         ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
-            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${termsMatch('search_sections', 'e', notQuery, named)})`
+            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${termsMatch('search_sections', 'e', notQuery, where.terms)})`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
@@ -344,7 +390,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       cp AS MATERIALIZED (SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm),
       m AS MATERIALIZED (
         SELECT x.space_id, x.page_id FROM search_sections x
-        WHERE ${termsMatch('search_sections', 'x', filter, named)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
+        WHERE ${termsMatch('search_sections', 'x', filter, where.terms)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
       ),
       r AS MATERIALIZED (${matches('search_sections', 'x', sql`NOT ${restricting}`)}),
       gp AS MATERIALIZED (SELECT space_id, page_id FROM cp UNION SELECT space_id, page_id FROM r WHERE g),
@@ -428,8 +474,16 @@ export class PostgresSearchIndex extends SqlSearchIndex {
    * The scope's spaces as a condition on \`spaces s\` (of one part when the search is read in
    * parts), and whether a space id is one of them once they are the CTE \`sp\`.
    */
-  private scopeOf(scope: SearchScope, part: { part: number; parts: number } | undefined) {
+  private scopeOf(
+    scope: SearchScope,
+    part: { part: number; parts: number } | undefined,
+    leftOut: string[] | undefined,
+  ) {
     const fixed = scope.org === undefined && scope.spaceIds !== undefined;
+    const inPart = (column: RawBuilder<unknown>) =>
+      part
+        ? sql`(hashtext(${column}) & 2147483647) % ${sql.lit(part.parts)} = ${sql.lit(part.part)}`
+        : sql`true`;
     // A list of spaces is one parameter, so the statement's text depends only on the query's
     // shape; an organization's visibility rules are lists of any length.
     const spaces = fixed
@@ -445,10 +499,14 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // turns it into a join and reads every space's sections by space (it takes a CTE for 200
     // rows), 10,000 index probes that checked each vector (111 ms to count 10,000 matches
     // instead of 12). Under an OR it is not joined but hashed; the OR itself folds away later.
+    // An organization's matches, which its term finds (0033), less the few spaces left out: no
+    // space is listed. A part is then the matches whose space id hashes to it.
     const spaceIn = (column: RawBuilder<unknown>) =>
-      fixed
-        ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
-        : sql`(${column} IN (SELECT id FROM sp) OR false)`;
+      leftOut
+        ? sql`(${leftOut.length > 0 ? sql`${column} <> ALL(${leftOut}::text[])` : sql`true`} AND ${inPart(column)})`
+        : fixed
+          ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
+          : sql`(${column} IN (SELECT id FROM sp) OR false)`;
     return { fixed, spaces, spaceIn };
   }
 
@@ -462,16 +520,18 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     plan: QueryPlan,
     scope: SearchScope,
     count: number,
-    named: string[] | undefined,
+    where: Where,
   ): Promise<number | null> {
-    const { fixed, spaces, spaceIn } = this.scopeOf(scope, undefined);
+    const { fixed, spaces, spaceIn } = this.scopeOf(scope, undefined, where.leftOut);
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
     // It counts only when the title and heading rows in scope are more than the answer holds:
     // with fewer, their pages cannot be (the ranking's `restricting` counts such pages, without
     // the words left out), so every match is ranked and counted by the ranking itself. Counting
     // anyway took the other core from the ranking: "configuration", in no title or heading of an
-    // organization of 10,000 spaces, 14 ms of counting beside 36 of ranking.
+    // organization of 10,000 spaces, 14 ms of counting beside 36 of ranking. The rows of the whole
+    // database are looked at first: when they are few, so are the scope's, and the scope's spaces
+    // are never listed (`sp`, 10 ms for 10,000 spaces, again beside each part of the ranking).
     return this.db
       .executeQuery(
         this.prepared(
@@ -479,21 +539,48 @@ export class PostgresSearchIndex extends SqlSearchIndex {
           sql<{
             n: number | null;
           }>`SELECT * FROM (WITH sp AS MATERIALIZED (SELECT s.id FROM spaces s WHERE ${spaces}),
+                anywhere AS (
+                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, where.terms)}
+                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, where.terms)}
+                  LIMIT ${sql.lit(count + 1)}
+                ),
                 tiers AS (
-                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, named)}
+                  SELECT 1 FROM search_page_titles t WHERE ${termsMatch('search_page_titles', 't', filter, where.terms)}
                     AND ${spaceIn(sql`t.space_id`)}
-                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, named)}
+                  UNION ALL SELECT 1 FROM search_section_headings h WHERE ${termsMatch('search_section_headings', 'h', filter, where.terms)}
                     AND ${spaceIn(sql`h.space_id`)}
                   LIMIT ${sql.lit(count + 1)}
                 )
-                SELECT CASE WHEN (SELECT COUNT(*) FROM tiers) > ${sql.lit(count)} THEN (
-                  SELECT COUNT(*) FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, named)}
+                SELECT CASE WHEN (SELECT COUNT(*) FROM anywhere) <= ${sql.lit(count)} THEN NULL
+                  WHEN (SELECT COUNT(*) FROM tiers) > ${sql.lit(count)} THEN (
+                  SELECT COUNT(*) FROM search_pages p WHERE ${termsMatch('search_pages', 'p', filter, where.terms)}
                   AND ${spaceIn(sql`p.space_id`)} ${scope.includeHidden ? sql`` : sql`AND p.hidden = 0`}
                   ${notQuery ? sql`AND NOT (${termsMatch('search_pages', 'p', notQuery)})` : sql``}
                 ) END AS n) c`.compile(this.db),
         ),
       )
       .then(({ rows }) => (rows[0]?.n == null ? null : Number(rows[0].n)));
+  }
+
+  /**
+   * The organization's spaces a caller's search leaves out, those in the trash and those the
+   * visibility rules close to the caller (none, often), kept per set of rules while the database
+   * is unchanged; undefined when there are more than LEFT_OUT_MAX. The organization's own term
+   * finds its matches (0033), so its spaces need not be listed: listing 10,000 spaces in each
+   * part of a search took 10 ms of it, and the set 8 ms more to check 10,000 matches against.
+   * Another organization's space is never in its term, nor is a space moved from it (its rows are
+   * written again: SearchEngine.spacesMoved).
+   */
+  private async leftOut(org: NonNullable<SearchScope['org']>): Promise<string[] | undefined> {
+    const rules = org.visibility.all ? 'all' : digest(JSON.stringify(org.visibility));
+    const ids = await this.kept(`search-org-left-out:${org.orgId}:${rules}`, async () => {
+      // NOT would let a rule that is NULL for a space (no default level) open it here.
+      const { rows } = await sql<{ id: string }>`SELECT s.id FROM spaces s
+        WHERE s.org_id = ${org.orgId} AND (s.deleted_at IS NOT NULL OR ${visibleSql(org.visibility)} IS NOT TRUE)
+        LIMIT ${sql.lit(this.leftOutMax + 1)}`.execute(this.db);
+      return rows.map((row) => row.id);
+    });
+    return ids.length > this.leftOutMax ? undefined : ids;
   }
 
   /**

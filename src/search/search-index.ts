@@ -117,6 +117,8 @@ export interface SearchIndex {
   movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void>;
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
+  /** Spaces about to move to the organization `orgId`, in the transaction that moves them. */
+  spacesMoving(tx: Tx, spaceIds: string[], orgId: string): Promise<void>;
   /**
    * Spaces indexed without postings while postings are kept (indexed before 0030, or while
    * postings were off), at most `limit`.
@@ -384,9 +386,12 @@ export abstract class SqlSearchIndex implements SearchIndex {
   ): Promise<void>;
   protected abstract deleteAllTerms(tx: Tx, spaceId: string): Promise<void>;
   /** Columns of a page's row that only this engine has (written with the row, never after). */
-  protected pageColumns(_page: IndexedPage): Record<string, unknown> {
+  protected pageColumns(_page: IndexedPage, _spaceId: string): Record<string, unknown> {
     return {};
   }
+
+  /** Nothing indexed names an organization but on PostgreSQL (0033). */
+  async spacesMoving(_tx: Tx, _spaceIds: string[], _orgId: string): Promise<void> {}
 
   async writePages(
     tx: Tx,
@@ -447,7 +452,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
             hidden: page.hidden ? 1 : 0,
             num: nums.get(page.pageId)!,
             specs: page.specs.length > 0 ? `|${page.specs.join('|')}|` : null,
-            ...this.pageColumns(page),
+            ...this.pageColumns(page, spaceId),
           })),
         )
         .execute();

@@ -508,7 +508,7 @@ export function searchSuite(env: Record<string, string>): void {
         const plan = await db.transaction().execute(async (tx) => {
           await sql`SET LOCAL enable_seqscan = off`.execute(tx);
           return sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT COUNT(*) FROM ${sql.id(table)} x
-          WHERE ${termsMatch(table, 'x', "'proxy'", ['some-space'])}`.execute(tx);
+          WHERE ${termsMatch(table, 'x', "'proxy'", { spaceIds: ['some-space'] })}`.execute(tx);
         });
         expect(JSON.stringify(plan.rows)).toContain(`"Index Name":"${index}"`);
       }
@@ -518,8 +518,10 @@ export function searchSuite(env: Record<string, string>): void {
 
     it('ranks an organization read in parts, side by side, as in one statement', async () => {
       const parts = await createOrg(owner, 'Parts org');
+      const seeded: string[] = [];
       for (const title of ['P one', 'P two', 'P three']) {
         const id = (await owner.api.orgs.createSpace(parts, { title, language: 'en' } as never)).data.id;
+        seeded.push(id);
         await seed(owner.api, id, [
           ...RATE_LIMIT_TIERS,
           insert('Hidden limit', 'A rate limit.', { hidden: true }),
@@ -532,6 +534,8 @@ export function searchSuite(env: Record<string, string>): void {
       const { db } = server.app.quire.deps.database;
       const whole = new PostgresSearchIndex(db);
       const parted = new PostgresSearchIndex(db, undefined, 1);
+      // The organization's spaces listed in each statement, none left out by id (see leftOut).
+      const listed = new PostgresSearchIndex(db, undefined, 1, -1);
       const rankPart = vi.spyOn(parted as never as { rankPart(): unknown }, 'rankPart');
       const every = {
         all: true,
@@ -543,9 +547,20 @@ export function searchSuite(env: Record<string, string>): void {
         rootExplicit: true,
         rootNone: true,
       };
-      for (const includeHidden of [false, true])
+      // A member who may read the organization's spaces but the one closed to members.
+      const oneClosed = { ...every, all: false, rootNone: false };
+      await server.app.quire.deps.db
+        .updateTable('spaces')
+        .set({ default_level: null })
+        .where('id', '=', seeded[0]!)
+        .execute();
+      for (const [includeHidden, visibility] of [
+        [false, every],
+        [true, every],
+        [false, oneClosed],
+      ] as const)
         for (const text of ['rate limit ', 'rate', 'limit', '"rate limit"', 'rate -token', 'okapi']) {
-          const scope = { org: { orgId: parts, visibility: every }, includeHidden };
+          const scope = { org: { orgId: parts, visibility }, includeHidden };
           const clauses = parseQuery(text);
           const plan = planQuery(clauses, await whole.expansions(['en'], stemRequests(clauses)));
           for (const limit of [1, 4, 50]) {
@@ -558,6 +573,10 @@ export function searchSuite(env: Record<string, string>): void {
                 `${text} limit ${limit} page ${page}`,
               ).toEqual(expected);
               expect(rankPart.mock.calls.length).toBeGreaterThanOrEqual(2);
+              expect(
+                await listed.rank(plan, scope, cursor, limit),
+                `${text} limit ${limit} page ${page}, listed`,
+              ).toEqual(expected);
               const last = expected.pages.at(-1);
               if (!expected.more || !last) break;
               cursor = { score: last.score, spaceId: last.spaceId, pageId: last.pageId };
@@ -734,6 +753,10 @@ export function searchSuite(env: Record<string, string>): void {
       // then A2. This organization's numbers then enclose B1's, and its search must leave B1
       // out; the other's enclose none but its own, and it is searched by its range alone.
       const otherOrg = await createOrg(owner, 'Neighbour org');
+      // More spaces than a search names by their terms (PostgreSQL's MAX_SPACE_TERMS): the
+      // organization's own term finds its matches, and a transferred space's rows change term.
+      for (const org of [orgId, otherOrg])
+        for (let i = 0; i < 51; i++) await owner.api.orgs.createSpace(org, { title: `Filler ${i}` } as never);
       const indexed = async (org: string, title: string, pages: ReturnType<typeof insert>[]) => {
         const id = (await owner.api.orgs.createSpace(org, { title } as never)).data.id;
         await seed(owner.api, id, pages);

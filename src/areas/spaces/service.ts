@@ -41,6 +41,8 @@ export interface HeadMoved {
 }
 
 export type HeadMovedListener = (tx: Tx, moved: HeadMoved) => Promise<void>;
+/** Told, before the spaces' rows change, that spaces move to the organization `orgId`. */
+export type OrgMoveListener = (tx: Tx, spaceIds: string[], orgId: string) => Promise<void>;
 
 export interface VisibilityChanged {
   spaceId: string;
@@ -53,6 +55,7 @@ export type VisibilityListener = (tx: Tx, changed: VisibilityChanged) => Promise
 
 export class SpacesService {
   private readonly headListeners: HeadMovedListener[] = [];
+  private readonly orgMoveListeners: OrgMoveListener[] = [];
   private readonly visibilityListeners: VisibilityListener[] = [];
   /**
    * Every organization search asks it, and it reads every space of the organization (1.5 ms in
@@ -225,9 +228,15 @@ export class SpacesService {
       .execute();
   }
 
+  /** Adds a follower of `moveToOrg` (the search index, whose rows name their organization). */
+  onOrgMove(listener: OrgMoveListener): void {
+    this.orgMoveListeners.push(listener);
+  }
+
   /** Re-homes spaces in another organization (their grants are the caller's to remove). */
   async moveToOrg(tx: Tx, spaceIds: string[], orgId: string, now: string): Promise<void> {
     if (spaceIds.length === 0) return;
+    for (const listener of this.orgMoveListeners) await listener(tx, spaceIds, orgId);
     await tx
       .updateTable('spaces')
       .set({ org_id: orgId, updated_at: now })
