@@ -25,11 +25,28 @@ const quoted = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'
 
 /**
  * Where a query looks: some spaces (any of the terms naming them), or one organization's spaces
- * (the term naming it, which every row's stored terms hold since 0033).
+ * (the term naming it, which every row's stored terms hold since 0033), of some buckets only.
  */
 export interface TermsScope {
   spaceIds?: readonly string[] | undefined;
   orgId?: string | undefined;
+  buckets?: readonly number[] | undefined;
+}
+
+/**
+ * Spaces fall in BUCKETS buckets by the last character of their id, and each row's stored terms
+ * name its space's bucket (0033): a search read in parts takes some buckets a part, and the
+ * index hands each part its own matches only. The same rule is SQL in 0033.
+ */
+export const BUCKETS = 8;
+
+export function bucketOf(spaceId: string): number {
+  return spaceId.charCodeAt(spaceId.length - 1) % BUCKETS;
+}
+
+/** The buckets of part `part` of `parts`. */
+export function bucketsOf(part: number, parts: number): number[] {
+  return Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => bucket % parts === part);
 }
 
 /** The tsquery text of a query within a scope: the query, and the terms naming the scope. */
@@ -38,6 +55,7 @@ function within(tsquery: string, scope: TermsScope | undefined): string {
   if (scope?.spaceIds !== undefined)
     terms.push(`(${scope.spaceIds.map((id) => quoted(`§${id}`)).join(' | ')})`);
   if (scope?.orgId !== undefined) terms.push(quoted(orgTerm(scope.orgId)));
+  if (scope?.buckets !== undefined) terms.push(`(${scope.buckets.map((b) => quoted(`§h${b}`)).join(' | ')})`);
   return terms.length === 0 ? tsquery : `(${tsquery}) & ${terms.join(' & ')}`;
 }
 
@@ -47,13 +65,13 @@ export function orgTerm(orgId: string): string {
 }
 
 /**
- * The stored terms of a row of the space `spaceId` (a tsvector literal) with the term naming its
- * organization, read in the statement that writes the row (the space's row is locked by nothing:
- * a space moved to another organization has its rows dropped and written again, see
- * SearchEngine.spacesMoved).
+ * The stored terms of a row of the space `spaceId` (a tsvector literal) with the terms naming its
+ * bucket and its organization, read in the statement that writes the row (a space moved to
+ * another organization has the term changed in the transaction that moves it: spacesMoving).
  */
 export function withOrgTerm(vector: string, spaceId: string): RawBuilder<unknown> {
-  return sql`(${vector}::tsvector || array_to_tsvector(ARRAY[${'§§'} || COALESCE((SELECT o.org_id FROM spaces o WHERE o.id = ${spaceId}), '')]))`;
+  const terms = `${vector} ${quoted(`§h${bucketOf(spaceId)}`)}`;
+  return sql`(${terms}::tsvector || array_to_tsvector(ARRAY[${'§§'} || COALESCE((SELECT o.org_id FROM spaces o WHERE o.id = ${spaceId}), '')]))`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
 import { digest } from './digest.js';
-import { orgTerm, type TermsScope, type TermsTable, termsMatch, withOrgTerm } from './pg-terms.js';
+import { bucketsOf, orgTerm, type TermsScope, type TermsTable, termsMatch, withOrgTerm } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
 import {
   chunks,
@@ -302,9 +302,10 @@ export class PostgresSearchIndex extends SqlSearchIndex {
 
   /**
    * How many parts an organization's search reads, side by side on connections of their own: a
-   * part is the spaces whose id hashes to it. Each part still reads every match the GIN index
-   * finds, but ranks and groups only its own ("configuration" in 10,000 spaces: 46 ms in one
-   * statement, 32 in two side by side; "search index" 48 and 25). Only an organization of
+   * part is some buckets of its spaces (see bucketOf), whose matches the GIN index finds by their
+   * terms; when the organization's spaces are listed, the spaces whose id hashes to it, and each
+   * part reads every match but ranks and groups only its own ("configuration" in 10,000 spaces:
+   * 46 ms in one statement, 32 in two side by side; "search index" 48 and 25). Only an organization of
    * SPLIT_SPACES spaces and more, and while this process ranks nothing else: each part pays the
    * index's reading, and under load the other core is not free.
    */
@@ -332,6 +333,11 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     const filter = toTsQuery(plan.must, { lean: true });
     const notQuery = plan.not.length > 0 ? toTsQuery(plan.not, { any: true, lean: true }) : undefined;
     const { fixed, spaces, spaceIn } = this.scopeOf(scope, part, where.leftOut);
+    // A part of an organization's search found by its term reads the matches of its buckets only.
+    const terms: TermsScope | undefined =
+      part && where.leftOut && where.terms
+        ? { ...where.terms, buckets: bucketsOf(part.part, part.parts) }
+        : where.terms;
     // The rows of `table` under `alias` that match, in scope, without a word left out. ts_rank
     // and the words-together check are taken where a row's vector is read, so no vector travels
     // through a join.
@@ -341,13 +347,13 @@ export class PostgresSearchIndex extends SqlSearchIndex {
           ts_rank(${vector}, ${query})::float8 AS r,
           ${plan.together ? sql`${vector} @@ ${toTsQuery([plan.together])}::tsquery` : sql`false`} AS g
         FROM ${sql.id(table)} ${sql.id(alias)}
-        WHERE ${when} AND ${termsMatch(table, alias, filter, where.terms)} AND ${spaceIn(sql.ref(`${alias}.space_id`))}
+        WHERE ${when} AND ${termsMatch(table, alias, filter, terms)} AND ${spaceIn(sql.ref(`${alias}.space_id`))}
         ${excluded(alias)}`;
     };
     const excluded = (alias: string) =>
       notQuery
         ? sql`AND (${sql.ref(`${alias}.space_id`)}, ${sql.ref(`${alias}.page_id`)}) NOT IN (
-            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${termsMatch('search_sections', 'e', notQuery, where.terms)})`
+            SELECT e.space_id, e.page_id FROM search_sections e WHERE ${termsMatch('search_sections', 'e', notQuery, terms)})`
         : sql``;
     // Hidden pages of the scope (few) are taken out of the matches as a set: joining every
     // match to its page row cost more than the match itself (a rare word: 4 of 5 ms).
@@ -390,7 +396,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
       cp AS MATERIALIZED (SELECT space_id, page_id FROM tm UNION SELECT space_id, page_id FROM hm),
       m AS MATERIALIZED (
         SELECT x.space_id, x.page_id FROM search_sections x
-        WHERE ${termsMatch('search_sections', 'x', filter, where.terms)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
+        WHERE ${termsMatch('search_sections', 'x', filter, terms)} AND ${spaceIn(sql`x.space_id`)} ${excluded('x')}
       ),
       r AS MATERIALIZED (${matches('search_sections', 'x', sql`NOT ${restricting}`)}),
       gp AS MATERIALIZED (SELECT space_id, page_id FROM cp UNION SELECT space_id, page_id FROM r WHERE g),
@@ -480,10 +486,6 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     leftOut: string[] | undefined,
   ) {
     const fixed = scope.org === undefined && scope.spaceIds !== undefined;
-    const inPart = (column: RawBuilder<unknown>) =>
-      part
-        ? sql`(hashtext(${column}) & 2147483647) % ${sql.lit(part.parts)} = ${sql.lit(part.part)}`
-        : sql`true`;
     // A list of spaces is one parameter, so the statement's text depends only on the query's
     // shape; an organization's visibility rules are lists of any length.
     const spaces = fixed
@@ -500,10 +502,12 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     // rows), 10,000 index probes that checked each vector (111 ms to count 10,000 matches
     // instead of 12). Under an OR it is not joined but hashed; the OR itself folds away later.
     // An organization's matches, which its term finds (0033), less the few spaces left out: no
-    // space is listed. A part is then the matches whose space id hashes to it.
+    // space is listed (a part's buckets are terms of its query: see rankPart).
     const spaceIn = (column: RawBuilder<unknown>) =>
       leftOut
-        ? sql`(${leftOut.length > 0 ? sql`${column} <> ALL(${leftOut}::text[])` : sql`true`} AND ${inPart(column)})`
+        ? leftOut.length > 0
+          ? sql`${column} <> ALL(${leftOut}::text[])`
+          : sql`true`
         : fixed
           ? sql`${column} = ANY(ARRAY(SELECT id FROM sp))`
           : sql`(${column} IN (SELECT id FROM sp) OR false)`;
