@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentChange } from '../../src/areas/change-requests/content-schemas.js';
 import type { Actor } from '../../src/auth/actor.js';
@@ -63,11 +65,31 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function tree(path = `/v1/spaces/${spaceId}/content/pages`) {
-  const answer = await rawRequest(server.url, 'GET', path, { token: server.admin.token });
+  const answer = await rawRequest(server.url, 'GET', path, {
+    token: server.admin.token,
+    headers: { 'accept-encoding': 'identity' },
+  });
   expect(answer.status).toBe(200);
   const bytes = Buffer.byteLength(answer.text);
   expect(Number(answer.headers.get('content-length'))).toBe(bytes);
   return { bytes, body: answer.body as { pages: Page[] } };
+}
+
+/** The answer's bytes as sent (node:http does not decode them), and its headers. */
+function rawGet(path: string, acceptEncoding: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+    const request = http.get(
+      `${server.url}${path}`,
+      { headers: { authorization: `Bearer ${server.admin.token}`, 'accept-encoding': acceptEncoding } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, bytes: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+  });
 }
 
 const section = (pages: Page[], s: number) => pages.find((p) => p.id === ids.get(`s${s}`))!;
@@ -114,5 +136,43 @@ describe('whole page trees of a large space', () => {
       expect(section(after.pages, s)).toEqual(section(before.pages, s));
     const revision = await tree(`/v1/spaces/${spaceId}/content`);
     expect(revision.body.pages).toEqual(after.pages);
+  });
+
+  it('sends the tree in gzip to a client that takes it, and the tree after a merge at once, from the blocks kept', async () => {
+    const path = `/v1/spaces/${spaceId}/content/pages`;
+    const plain = async () => (await tree()).body;
+    const gzipped = async (p = path) => {
+      const answer = await rawGet(p, 'gzip, deflate');
+      expect(answer.headers.vary).toMatch(/Accept-Encoding/);
+      if (answer.headers['content-encoding'] !== 'gzip') return undefined;
+      expect(Number(answer.headers['content-length'])).toBe(answer.bytes.length);
+      return JSON.parse(zlib.gunzipSync(answer.bytes).toString('utf8')) as { pages: Page[] };
+    };
+    // The first read of a tree over a MiB may go as it is while its parts are compressed.
+    let read: { pages: Page[] } | undefined;
+    for (let tries = 0; tries < 200 && !read; tries++) {
+      read = await gzipped();
+      if (!read) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(read).toEqual(await plain());
+    // Not to a client that refuses it.
+    const refused = await rawGet(path, 'gzip;q=0, identity');
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(refused.bytes.toString('utf8'))).toEqual(read);
+
+    // One page renamed: the next revision's tree is compressed while the reader waits, from the
+    // blocks of the sections that did not change.
+    const { api } = server.admin;
+    const cr = await newChangeRequest(api, spaceId);
+    await write(api, spaceId, cr, [{ operation: 'update_page', page: ids.get('s7p3'), title: 'Retitled' }]);
+    expect((await api.spaces.mergeChangeRequest(spaceId, cr)).data.result).toBe('merge');
+    const merged = await gzipped();
+    expect(merged).toBeDefined();
+    expect(section(merged!.pages, 7).pages![3]).toMatchObject({ title: 'Retitled' });
+    expect(merged).toEqual(await plain());
+    const revision = await gzipped(`/v1/spaces/${spaceId}/content`);
+    expect(revision).toEqual((await tree(`/v1/spaces/${spaceId}/content`)).body);
+    // The official client (fetch asks for gzip) reads it as well.
+    expect((await api.spaces.listPages(spaceId)).data).toEqual(merged);
   });
 });

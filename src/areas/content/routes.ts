@@ -1,7 +1,8 @@
-import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { documentProfile } from '../../http/client-version.js';
+import { GzipParts } from '../../http/gzip-parts.js';
+import { sendParts } from '../../http/gzip-reply.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
 import { presentChangeRequest } from '../change-requests/present.js';
@@ -15,12 +16,16 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * JSON already serialized and encoded (of the route's response schema): sent as it is, its parts
- * one after the other.
+ * one after the other, or in gzip from the parts' kept compressed blocks.
  */
-function sendJson(reply: FastifyReply, json: EncodedJson): FastifyReply {
+function sendJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  json: EncodedJson,
+  gzip: GzipParts,
+): Promise<FastifyReply> {
   reply.type(JSON_TYPE);
-  if (json.parts.length === 1) return reply.send(json.parts[0]);
-  return reply.header('content-length', json.length).send(Readable.from(json.parts, { objectMode: false }));
+  return sendParts(request, reply, json, gzip);
 }
 
 /**
@@ -110,6 +115,7 @@ export function contentRoutes(app: App): void {
   const { services, urls } = app.quire;
   const tags = ['content'];
   const trees = new PageTreeJson(PAGE_TREE_JSON_BUDGET);
+  const gzip = new GzipParts();
 
   for (const family of FAMILIES) {
     const params = (extra: Record<string, TSchema> = {}) =>
@@ -143,7 +149,7 @@ export function contentRoutes(app: App): void {
         const ctx = context(content, request.query);
         const rest = presentRevisionBesidesPages(content.revision, content.snapshot.content, ctx, mergedFrom);
         // Encoded JSON, with a JSON type: sent as it is, not serialized again.
-        return sendJson(reply, joinObjects(trees.of(content, ctx), JSON.stringify(rest)));
+        return sendJson(request, reply, joinObjects(trees.of(content, ctx), JSON.stringify(rest)), gzip);
       },
     );
 
@@ -160,7 +166,7 @@ export function contentRoutes(app: App): void {
       },
       async (request, reply) => {
         const content = await open(request);
-        return sendJson(reply, trees.of(content, context(content, request.query)));
+        return sendJson(request, reply, trees.of(content, context(content, request.query)), gzip);
       },
     );
 

@@ -243,10 +243,24 @@ function copyInto(rope: Rope, out: Buffer, at: number): number {
 export function joinObjects(first: EncodedJson, restJson: string): EncodedJson {
   const rest = restJson.slice(1);
   if (rest === '}') return first;
-  const last = first.parts.at(-1)!;
   const more = Buffer.from(`,${rest}`);
   return {
-    parts: [...first.parts.slice(0, -1), last.subarray(0, last.length - 1), more],
+    parts: [...first.parts.slice(0, -1), withoutLastByte(first.parts.at(-1)!), more],
     length: first.length - 1 + more.length,
   };
+}
+
+const shortened = new WeakMap<Buffer, Buffer>();
+
+/**
+ * The same view for the same buffer each time: a small tree is one buffer, and its compressed
+ * blocks are kept by buffer (GzipParts).
+ */
+function withoutLastByte(buffer: Buffer): Buffer {
+  let view = shortened.get(buffer);
+  if (!view) {
+    view = buffer.subarray(0, buffer.length - 1);
+    shortened.set(buffer, view);
+  }
+  return view;
 }

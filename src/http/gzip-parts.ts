@@ -1,0 +1,199 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+/** A body in gzip as buffers to send one after the other, and their length. */
+export interface GzipBody {
+  parts: Buffer[];
+  length: number;
+}
+
+/**
+ * A buffer compressed on its own: raw DEFLATE blocks, none of them final, ending on a byte (a
+ * sync flush), so it can sit between others in one stream; with the CRC-32 of what it holds.
+ */
+interface Deflated {
+  bytes: Buffer;
+  crc: number;
+}
+
+const deflateRaw = promisify(zlib.deflateRaw) as (
+  buffer: Buffer,
+  options: zlib.ZlibOptions,
+) => Promise<Buffer>;
+
+/** No name, no time, "unknown" system: the same bytes give the same body. */
+const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** The final block: an empty one of fixed codes. */
+const LAST_BLOCK = Buffer.from([0x03, 0x00]);
+/** A stored block holds at most this many bytes. */
+const STORED_MAX = 0xffff;
+
+/**
+ * Gzip bodies of bodies sent as parts (encoded JSON that reuses, from one revision to the next,
+ * the buffers of what did not change), each large part compressed once and its DEFLATE blocks
+ * kept while the part lives, so a body is put together from them rather than compressed again.
+ *
+ * A gzip stream is one DEFLATE stream. Blocks ending on a sync flush can follow one another:
+ * a part's blocks only refer back to its own bytes. Small parts between large ones (commas, a
+ * page's own members around its pages) are copied in stored blocks, uncompressed, which costs
+ * five bytes a run and no compression. The CRC-32 of the whole is combined from the parts'.
+ *
+ * A body whose parts are not all compressed yet is made at once when what is missing is small
+ * (a merge changes a few parts of a tree); otherwise `of` answers undefined (the caller sends
+ * the body as it is) and the missing parts are compressed, one at a time in zlib's threads, for
+ * the next read.
+ */
+export class GzipParts {
+  private readonly deflated = new WeakMap<Buffer, Deflated | Promise<Deflated>>();
+  private readonly ownBlocksFrom: number;
+  private readonly waitUpTo: number;
+  private readonly level: number;
+  private backlog: Promise<void> = Promise.resolve();
+
+  constructor(
+    options: {
+      /** Parts of at least this many bytes are compressed and kept; smaller ones are stored. */
+      ownBlocksFrom?: number;
+      /** At most this many bytes of parts not yet compressed are compressed while the reader waits. */
+      waitUpTo?: number;
+      level?: number;
+    } = {},
+  ) {
+    this.ownBlocksFrom = options.ownBlocksFrom ?? 16 * 1024;
+    this.waitUpTo = options.waitUpTo ?? 2 ** 20;
+    this.level = options.level ?? zlib.constants.Z_DEFAULT_COMPRESSION;
+  }
+
+  /** The parts' gzip body, or undefined while too much of it is still to compress. */
+  async of(parts: readonly Buffer[]): Promise<GzipBody | undefined> {
+    const missing: Buffer[] = [];
+    let missingBytes = 0;
+    for (const part of parts)
+      if (part.length >= this.ownBlocksFrom && !this.deflated.has(part)) {
+        missing.push(part);
+        missingBytes += part.length;
+      }
+    if (missingBytes > this.waitUpTo) {
+      this.inBackground(missing);
+      return undefined;
+    }
+    await Promise.all(missing.map((part) => this.deflate(part)));
+    const blocks: (Deflated | Promise<Deflated>)[] = [];
+    for (const part of parts) if (part.length >= this.ownBlocksFrom) blocks.push(this.deflated.get(part)!);
+    // Awaited apart from the loop: each of them was started above or by another reader.
+    const done = await Promise.all(blocks);
+    return this.assemble(parts, done);
+  }
+
+  private assemble(parts: readonly Buffer[], done: Deflated[]): GzipBody {
+    const out: Buffer[] = [HEADER];
+    let length = HEADER.length;
+    let crc = 0;
+    let total = 0;
+    let run: Buffer[] = [];
+    const endRun = () => {
+      if (run.length === 0) return;
+      const bytes = run.length === 1 ? run[0]! : Buffer.concat(run);
+      run = [];
+      crc = zlib.crc32(bytes, crc);
+      total += bytes.length;
+      for (let at = 0; at < bytes.length; at += STORED_MAX) {
+        const slice = bytes.subarray(at, at + STORED_MAX);
+        const head = Buffer.from([
+          0,
+          slice.length & 0xff,
+          slice.length >>> 8,
+          ~slice.length & 0xff,
+          (~slice.length >>> 8) & 0xff,
+        ]);
+        out.push(head, slice);
+        length += head.length + slice.length;
+      }
+    };
+    let next = 0;
+    for (const part of parts) {
+      if (part.length < this.ownBlocksFrom) {
+        if (part.length > 0) run.push(part);
+        continue;
+      }
+      endRun();
+      const block = done[next++]!;
+      crc = crc32Combine(crc, block.crc, part.length);
+      total += part.length;
+      out.push(block.bytes);
+      length += block.bytes.length;
+    }
+    endRun();
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc >>> 0, 0);
+    trailer.writeUInt32LE(total % 2 ** 32, 4);
+    out.push(LAST_BLOCK, trailer);
+    return { parts: out, length: length + LAST_BLOCK.length + trailer.length };
+  }
+
+  private deflate(part: Buffer): Promise<Deflated> {
+    const known = this.deflated.get(part);
+    if (known) return Promise.resolve(known);
+    const made = deflateRaw(part, { level: this.level, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then(
+      (bytes) => {
+        const block = { bytes, crc: zlib.crc32(part) };
+        this.deflated.set(part, block);
+        return block;
+      },
+      (error: unknown) => {
+        // Not kept: the next read tries again.
+        this.deflated.delete(part);
+        throw error;
+      },
+    );
+    this.deflated.set(part, made);
+    return made;
+  }
+
+  /** Compresses the parts one after the other, after those already waiting. */
+  private inBackground(parts: Buffer[]): void {
+    this.backlog = this.backlog.then(async () => {
+      for (const part of parts) await this.deflate(part).catch(() => undefined);
+    });
+  }
+}
+
+const CRC_POLY = 0xedb88320;
+
+/** a * b modulo the CRC-32 polynomial, in its reflected bit order (zlib's multmodp). */
+function multModP(a: number, b: number): number {
+  let m = 0x80000000;
+  let p = 0;
+  for (;;) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    m >>>= 1;
+    b = b & 1 ? (b >>> 1) ^ CRC_POLY : b >>> 1;
+  }
+  return p >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, for k < 32. */
+const X2N: number[] = (() => {
+  const table = [0x40000000];
+  for (let k = 1; k < 32; k++) table.push(multModP(table[k - 1]!, table[k - 1]!));
+  return table;
+})();
+
+/** x^(n * 2^k) modulo the polynomial. */
+function x2nModP(n: number, k: number): number {
+  let p = 0x80000000;
+  while (n > 0) {
+    if (n % 2 === 1) p = multModP(X2N[k & 31]!, p);
+    n = Math.floor(n / 2);
+    k++;
+  }
+  return p;
+}
+
+/** The CRC-32 of two byte strings one after the other, from theirs and the second's length. */
+export function crc32Combine(first: number, second: number, secondLength: number): number {
+  return (multModP(x2nModP(secondLength, 3), first >>> 0) ^ second) >>> 0;
+}

@@ -1,0 +1,40 @@
+import { Readable } from 'node:stream';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GzipBody, GzipParts } from './gzip-parts.js';
+
+/** Bodies of fewer bytes are sent as they are: compressing them saves less than it costs. */
+const COMPRESS_FROM = 32 * 1024;
+
+/** Whether the request takes a gzip body (`Accept-Encoding`, its q-values honored). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return header !== undefined && negotiate(header, ['gzip']) === 'gzip';
+}
+
+/**
+ * A body already encoded, as parts, sent in gzip to a client that takes it (fetch, the official
+ * client and browsers do) once its compressed parts are at hand, else as it is. A large answer's
+ * bytes, not the server, were its time on the wire: the 100,000-page tree is 56 MiB of JSON and
+ * 4 MiB in gzip.
+ */
+export async function sendParts(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: GzipBody,
+  gzip: GzipParts,
+): Promise<FastifyReply> {
+  if (body.length >= COMPRESS_FROM) {
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    if (acceptsGzip(request.headers['accept-encoding'])) {
+      // A failure to compress is not the reader's: the body goes as it is.
+      const compressed = await gzip.of(body.parts).catch(() => undefined);
+      if (compressed) {
+        reply.header('content-encoding', 'gzip');
+        body = compressed;
+      }
+    }
+  }
+  if (body.parts.length === 1) return reply.send(body.parts[0]);
+  return reply.header('content-length', body.length).send(Readable.from(body.parts, { objectMode: false }));
+}
