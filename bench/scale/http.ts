@@ -42,6 +42,12 @@ export interface HttpClient {
     pathAndQuery: string,
     body?: unknown,
   ): Promise<{ ms: number; json: T; bytes: number }>;
+  /** The answer's bytes as sent (not decoded), whatever its status. */
+  raw(
+    method: string,
+    pathAndQuery: string,
+    extra?: Record<string, string>,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>;
   close(): void;
 }
 
@@ -62,6 +68,27 @@ export class Client implements HttpClient {
     body?: unknown,
     extra: Record<string, string> = {},
   ): Promise<Answer> {
+    return this.bytes(method, pathAndQuery, body, extra).then(({ body: bytes, ...rest }) => ({
+      ...rest,
+      text: bytes.toString('utf8'),
+    }));
+  }
+
+  async raw(
+    method: string,
+    pathAndQuery: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    const { status, headers, body } = await this.bytes(method, pathAndQuery, undefined, extra);
+    return { status, headers, body };
+  }
+
+  private bytes(
+    method: string,
+    pathAndQuery: string,
+    body: unknown,
+    extra: Record<string, string>,
+  ): Promise<{ status: number; ms: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     const { payload, headers } = outgoing(this.token, body, extra);
     return new Promise((resolve, reject) => {
       const started = performance.now();
@@ -81,7 +108,7 @@ export class Client implements HttpClient {
             resolve({
               status: res.statusCode ?? 0,
               ms: performance.now() - started,
-              text: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks),
               headers: res.headers,
             }),
           );

@@ -15,6 +15,9 @@ import { WorkerClient } from './worker-client.js';
  */
 
 const SMALL_PAGES = 100;
+/** What fetch asks for, and so the official client: Node's fetch sends this. */
+const AS_FETCH = { 'accept-encoding': 'gzip, deflate' };
+const IDENTITY = { 'accept-encoding': 'identity' };
 
 interface Side {
   label: string;
@@ -127,6 +130,21 @@ async function run(server: InProcess, pages: number) {
         throw new Error(`GET ${path} -> ${answer.status} (expected ${expect}): ${answer.text.slice(0, 300)}`);
       return answer.ms;
     });
+  // Whole trees asked for as fetch asks (the official client): the encodings answered are
+  // counted per row, and logged.
+  const encodings = new Map<string, number>();
+  const getAsFetch = (path: string) =>
+    client.request('GET', path, undefined, AS_FETCH).then((answer) => {
+      if (answer.status !== 200)
+        throw new Error(`GET ${path} -> ${answer.status}: ${answer.text.slice(0, 300)}`);
+      const encoding = String(answer.headers['content-encoding'] ?? 'identity');
+      encodings.set(encoding, (encodings.get(encoding) ?? 0) + 1);
+      return answer.ms;
+    });
+  const logEncodings = (label: string) => {
+    log(`  ${label}: answered ${[...encodings].map(([name, n]) => `${n} in ${name}`).join(', ')}`);
+    encodings.clear();
+  };
   const both = async (label: string, op: (side: Side) => Op, note?: string) => {
     const samples = await compare(label, op(large), op(small));
     latencyRow('pages', label, samples.large, samples.small, note ? { note } : {});
@@ -153,37 +171,50 @@ async function run(server: InProcess, pages: number) {
   );
   // The tree is held as bytes, not parsed: parsed, the 100,000-page tree is a hundred MB of
   // objects in the heap the server shares with this bench, for every collection after it.
-  const treeBody = Buffer.from(
-    JSON.stringify((await client.json('GET', `/v1/spaces/${large.spaceId}/content/pages`)).json),
-  );
+  const treePath = `/v1/spaces/${large.spaceId}/content/pages`;
+  const treeBody = (await client.raw('GET', treePath, IDENTITY)).body;
+  // Its parts are compressed in the background after a first read that goes as it is.
+  let treeGzip: Buffer | undefined;
+  for (let tries = 0; tries < 100 && !treeGzip; tries++) {
+    const answer = await client.raw('GET', treePath, AS_FETCH);
+    if (answer.headers['content-encoding'] === 'gzip') treeGzip = answer.body;
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!treeGzip) throw new Error('the large tree was never answered in gzip');
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  log(`  the large tree: ${mib(treeBody.length)}, ${mib(treeGzip.length)} in gzip`);
   await both(
     'list pages (GET content/pages)',
-    (side) => () => get(client, `/v1/spaces/${side.spaceId}/content/pages`),
-    `the whole tree in one answer: ${(treeBody.length / 1024 / 1024).toFixed(1)} MiB at the large size`,
+    (side) => () => getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`),
+    `the whole tree in one answer, in gzip as fetch asks: ${mib(treeGzip.length)} (${mib(treeBody.length)} of JSON) at the large size`,
   );
-  // The floor of that answer: node:http in this process sending the same bytes, to the same
+  logEncodings('list pages');
+  await both(
+    'list pages, uncompressed (Accept-Encoding: identity)',
+    (side) => () => get(client, `/v1/spaces/${side.spaceId}/content/pages`),
+    `${mib(treeBody.length)} at the large size`,
+  );
+  // The floor of those answers: node:http in this process sending the same bytes, to the same
   // kind of client. Both send from the heap holding the 100,000-page space.
-  {
-    const floor = await sameBytesFromNodeHttp(treeBody);
+  for (const [label, body, encoding] of [
+    ['node:http sending the same bytes as list pages, gzip (the floor)', treeGzip, 'gzip'],
+    ['node:http sending the same bytes as list pages, uncompressed (the floor)', treeBody, undefined],
+  ] as const) {
+    const floor = await sameBytesFromNodeHttp(body, encoding);
     try {
-      const samples = await compare('node:http sending the same tree', () => floor.get());
-      latencyRow(
-        'pages',
-        'node:http sending the same bytes as list pages (the floor)',
-        samples.large,
-        undefined,
-        {
-          note: 'a bare node:http server in this process, no Quire code',
-        },
-      );
+      const samples = await compare(label, () => floor.get());
+      latencyRow('pages', label, samples.large, undefined, {
+        note: 'a bare node:http server in this process, no Quire code',
+      });
     } finally {
       await floor.close();
     }
   }
   await both(
     'GET current revision (GET content)',
-    (side) => () => get(client, `/v1/spaces/${side.spaceId}/content`),
+    (side) => () => getAsFetch(`/v1/spaces/${side.spaceId}/content`),
   );
+  logEncodings('GET current revision');
   const queryOf = (i: number) => QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!;
   const searched = await compare(
     'space search',
@@ -364,7 +395,7 @@ async function run(server: InProcess, pages: number) {
       changes: [{ operation: 'update_page', page: side.ids[leaf], title: `Retitled in round ${i}` }],
     });
     await client.json('POST', `/v1/spaces/${side.spaceId}/change-requests/${cr.json.id}/merge`);
-    return get(client, `/v1/spaces/${side.spaceId}/content/pages`);
+    return getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`);
   };
   const trees = await compare(
     'list pages, first after a merge',
@@ -372,14 +403,19 @@ async function run(server: InProcess, pages: number) {
     treeAfterMerge(small),
   );
   latencyRow('pages', 'list pages, first after a merge', trees.large, trees.small, {
-    note: 'the new revision presented and encoded; the merge before it not timed',
+    note: 'the new revision presented, encoded and compressed (gzip, as fetch asks); the merge before it not timed',
   });
+  logEncodings('list pages, first after a merge');
 }
 
 /** A bare node:http server answering `body` to every request, and a client of its own. */
-async function sameBytesFromNodeHttp(body: Buffer) {
+async function sameBytesFromNodeHttp(body: Buffer, encoding?: string) {
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.length,
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

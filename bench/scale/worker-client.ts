@@ -91,6 +91,19 @@ export class WorkerClient implements HttpClient {
     return { ms: reply.ms, json: (text ? JSON.parse(text) : null) as T, bytes: reply.bytes };
   }
 
+  async raw(
+    method: string,
+    pathAndQuery: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+    const reply = await this.send(method, pathAndQuery, undefined, extra, true);
+    return {
+      status: reply.status,
+      headers: reply.headers,
+      body: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
+    };
+  }
+
   close(): void {
     this.worker.postMessage({ close: true });
     void this.worker.terminate();
