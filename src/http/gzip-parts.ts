@@ -45,6 +45,8 @@ const STORED_MAX = 0xffff;
  */
 export class GzipParts {
   private readonly deflated = new WeakMap<Buffer, Deflated | Promise<Deflated>>();
+  /** Bodies made, by the array of parts they were made of (a kept tree's is the same array). */
+  private readonly bodies = new WeakMap<readonly Buffer[], GzipBody>();
   private readonly ownBlocksFrom: number;
   private readonly waitUpTo: number;
   private readonly level: number;
@@ -66,6 +68,8 @@ export class GzipParts {
 
   /** The parts' gzip body, or undefined while too much of it is still to compress. */
   async of(parts: readonly Buffer[]): Promise<GzipBody | undefined> {
+    const made = this.bodies.get(parts);
+    if (made) return made;
     const missing: Buffer[] = [];
     let missingBytes = 0;
     for (const part of parts)
@@ -82,7 +86,9 @@ export class GzipParts {
     for (const part of parts) if (part.length >= this.ownBlocksFrom) blocks.push(this.deflated.get(part)!);
     // Awaited apart from the loop: each of them was started above or by another reader.
     const done = await Promise.all(blocks);
-    return this.assemble(parts, done);
+    const body = this.assemble(parts, done);
+    this.bodies.set(parts, body);
+    return body;
   }
 
   private assemble(parts: readonly Buffer[], done: Deflated[]): GzipBody {
@@ -128,7 +134,10 @@ export class GzipParts {
     trailer.writeUInt32LE(crc >>> 0, 0);
     trailer.writeUInt32LE(total % 2 ** 32, 4);
     out.push(LAST_BLOCK, trailer);
-    return { parts: out, length: length + LAST_BLOCK.length + trailer.length };
+    length += LAST_BLOCK.length + trailer.length;
+    // One buffer: a tree's stored runs are a thousand writes of a few bytes each, and the
+    // compressed body is a fourteenth of the tree's.
+    return { parts: [Buffer.concat(out, length)], length };
   }
 
   private deflate(part: Buffer): Promise<Deflated> {

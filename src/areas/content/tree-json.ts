@@ -243,12 +243,20 @@ function copyInto(rope: Rope, out: Buffer, at: number): number {
 export function joinObjects(first: EncodedJson, restJson: string): EncodedJson {
   const rest = restJson.slice(1);
   if (rest === '}') return first;
+  // The same answer again (a revision read again) is the same object: its gzip body is kept by it.
+  const last = joined.get(first);
+  if (last?.rest === rest) return last.json;
   const more = Buffer.from(`,${rest}`);
-  return {
+  const json = {
     parts: [...first.parts.slice(0, -1), withoutLastByte(first.parts.at(-1)!), more],
     length: first.length - 1 + more.length,
   };
+  joined.set(first, { rest, json });
+  return json;
 }
+
+/** The last join of each first object, held while it is. */
+const joined = new WeakMap<EncodedJson, { rest: string; json: EncodedJson }>();
 
 const shortened = new WeakMap<Buffer, Buffer>();
 
