@@ -25,6 +25,11 @@ const deflateRaw = promisify(zlib.deflateRaw) as (
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** The final block: an empty one of fixed codes. */
 const LAST_BLOCK = Buffer.from([0x03, 0x00]);
+/**
+ * Background compression takes no more of zlib's four threads, which also serve file reads:
+ * one tree of 56 MiB is 400 ms of one core at the default level.
+ */
+const BACKGROUND_THREADS = 2;
 /** A stored block holds at most this many bytes. */
 const STORED_MAX = 0xffff;
 
@@ -40,8 +45,7 @@ const STORED_MAX = 0xffff;
  *
  * A body whose parts are not all compressed yet is made at once when what is missing is small
  * (a merge changes a few parts of a tree); otherwise `of` answers undefined (the caller sends
- * the body as it is) and the missing parts are compressed, one at a time in zlib's threads, for
- * the next read.
+ * the body as it is) and the missing parts are compressed in zlib's threads for the next read.
  */
 export class GzipParts {
   private readonly deflated = new WeakMap<Buffer, Deflated | Promise<Deflated>>();
@@ -50,7 +54,10 @@ export class GzipParts {
   private readonly ownBlocksFrom: number;
   private readonly waitUpTo: number;
   private readonly level: number;
-  private backlog: Promise<void> = Promise.resolve();
+  /** Parts waiting to be compressed in the background, each once. */
+  private readonly queue: Buffer[] = [];
+  private readonly queued = new WeakSet<Buffer>();
+  private compressing = 0;
 
   constructor(
     options: {
@@ -159,11 +166,28 @@ export class GzipParts {
     return made;
   }
 
-  /** Compresses the parts one after the other, after those already waiting. */
+  /** Compresses the parts after those already waiting, in two of zlib's threads. */
   private inBackground(parts: Buffer[]): void {
-    this.backlog = this.backlog.then(async () => {
-      for (const part of parts) await this.deflate(part).catch(() => undefined);
-    });
+    for (const part of parts)
+      if (!this.queued.has(part)) {
+        this.queued.add(part);
+        this.queue.push(part);
+      }
+    while (this.compressing < BACKGROUND_THREADS && this.queue.length > 0) {
+      this.compressing++;
+      void this.drain();
+    }
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let part = this.queue.shift(); part; part = this.queue.shift()) {
+        this.queued.delete(part);
+        await this.deflate(part).catch(() => undefined);
+      }
+    } finally {
+      this.compressing--;
+    }
   }
 }
 
