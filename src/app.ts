@@ -48,6 +48,7 @@ import {
   registerErrorHandling,
 } from './http/error-handler.js';
 import { FrontDoor } from './http/front-door.js';
+import { GzipParts } from './http/gzip-parts.js';
 import { RateLimits, trustProxyOption } from './http/rate-limit.js';
 import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
@@ -116,7 +117,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     app.addHook('onClose', async () => services.jobs.stop());
   }
-  app.decorate('quire', { deps, services, authz: services.authz, urls, frontDoor: door });
+  const gzip = new GzipParts();
+  app.decorate('quire', { deps, services, authz: services.authz, urls, frontDoor: door, gzip });
 
   app.setValidatorCompiler(requestValidatorCompiler());
   app.setSerializerCompiler(responseSerializerCompiler());
@@ -131,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const siteServer = new SiteServer(deps, services);
   const limits = new RateLimits(config, clock);
-  registerRequestHook(app, limits, customHostSites(config.publicUrl, siteServer));
+  registerRequestHook(app, limits, customHostSites(config.publicUrl, siteServer, gzip));
   door.open({ revalidate: (request, admit) => siteServer.revalidate(request, admit), limits, log: app.log });
   app.addHook('preClose', (done) => {
     door.close();

@@ -11,6 +11,7 @@ import type { Authorizer } from '../auth/authorize.js';
 import type { Deps } from '../deps.js';
 import type { Services } from '../services.js';
 import type { FrontDoor } from './front-door.js';
+import type { GzipParts } from './gzip-parts.js';
 import type { Urls } from './urls.js';
 
 export interface QuireContext {
@@ -20,6 +21,8 @@ export interface QuireContext {
   urls: Urls;
   /** What is answered before routing (kept page revalidations). */
   frontDoor: FrontDoor;
+  /** Compressed blocks of the large answers kept as buffers (page trees, site fragments). */
+  gzip: GzipParts;
 }
 
 export type App = FastifyInstance<

@@ -157,6 +157,16 @@ describe('a page of a 2,000-page space', () => {
     expect(tree.body).not.toContain('aria-current');
     expect(tree.body).not.toContain('aria-expanded="true"');
 
+    // In gzip to a client that takes it (fetch does), the same bytes as sent to one that does not.
+    expect(tree.headers.get('content-encoding')).toBe('gzip');
+    expect(tree.headers.get('vary')).toContain('Accept-Encoding');
+    const plain = await visit(url, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.body).toBe(tree.body);
+    expect(Number(tree.headers.get('content-length')) * 5).toBeLessThan(
+      Number(plain.headers.get('content-length')),
+    );
+
     const etag = tree.headers.get('etag')!;
     expect(etag).toBeTruthy();
     expect((await visit(url, { 'if-none-match': etag })).status).toBe(304);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { documentProfile } from '../../http/client-version.js';
-import { GzipParts } from '../../http/gzip-parts.js';
+import type { GzipParts } from '../../http/gzip-parts.js';
 import { sendParts } from '../../http/gzip-reply.js';
 import { listOf, STANDARD_ERRORS } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
@@ -115,7 +115,7 @@ export function contentRoutes(app: App): void {
   const { services, urls } = app.quire;
   const tags = ['content'];
   const trees = new PageTreeJson(PAGE_TREE_JSON_BUDGET);
-  const gzip = new GzipParts();
+  const { gzip } = app.quire;
 
   for (const family of FAMILIES) {
     const params = (extra: Record<string, TSchema> = {}) =>
