@@ -133,16 +133,16 @@ async function run(server: InProcess, pages: number) {
   // Whole trees asked for as fetch asks (the official client): the encodings answered are
   // counted per row, and logged.
   const encodings = new Map<string, number>();
-  const getAsFetch = (path: string) =>
+  const getAsFetch = (path: string, i: number) =>
     client.request('GET', path, undefined, AS_FETCH).then((answer) => {
       if (answer.status !== 200)
         throw new Error(`GET ${path} -> ${answer.status}: ${answer.text.slice(0, 300)}`);
-      const encoding = String(answer.headers['content-encoding'] ?? 'identity');
+      const encoding = `${String(answer.headers['content-encoding'] ?? 'identity')}${i < 0 ? ' (warming up)' : ''}`;
       encodings.set(encoding, (encodings.get(encoding) ?? 0) + 1);
       return answer.ms;
     });
   const logEncodings = (label: string) => {
-    log(`  ${label}: answered ${[...encodings].map(([name, n]) => `${n} in ${name}`).join(', ')}`);
+    log(`  ${label}, both sizes: ${[...encodings].map(([name, n]) => `${n} in ${name}`).join(', ')}`);
     encodings.clear();
   };
   const both = async (label: string, op: (side: Side) => Op, note?: string) => {
@@ -185,7 +185,7 @@ async function run(server: InProcess, pages: number) {
   log(`  the large tree: ${mib(treeBody.length)}, ${mib(treeGzip.length)} in gzip`);
   await both(
     'list pages (GET content/pages)',
-    (side) => () => getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`),
+    (side) => (i) => getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`, i),
     `the whole tree in one answer, in gzip as fetch asks: ${mib(treeGzip.length)} (${mib(treeBody.length)} of JSON) at the large size`,
   );
   logEncodings('list pages');
@@ -212,7 +212,7 @@ async function run(server: InProcess, pages: number) {
   }
   await both(
     'GET current revision (GET content)',
-    (side) => () => getAsFetch(`/v1/spaces/${side.spaceId}/content`),
+    (side) => (i) => getAsFetch(`/v1/spaces/${side.spaceId}/content`, i),
   );
   logEncodings('GET current revision');
   const queryOf = (i: number) => QUERIES[((i % QUERIES.length) + QUERIES.length) % QUERIES.length]!;
@@ -395,7 +395,7 @@ async function run(server: InProcess, pages: number) {
       changes: [{ operation: 'update_page', page: side.ids[leaf], title: `Retitled in round ${i}` }],
     });
     await client.json('POST', `/v1/spaces/${side.spaceId}/change-requests/${cr.json.id}/merge`);
-    return getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`);
+    return getAsFetch(`/v1/spaces/${side.spaceId}/content/pages`, i);
   };
   const trees = await compare(
     'list pages, first after a merge',
