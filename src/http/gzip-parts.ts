@@ -112,18 +112,16 @@ export class GzipParts {
       run = [];
       crc = zlib.crc32(bytes, crc);
       total += bytes.length;
+      // The run and its blocks' heads in one buffer: one write, not three.
+      const stored: Buffer[] = [];
       for (let at = 0; at < bytes.length; at += STORED_MAX) {
         const slice = bytes.subarray(at, at + STORED_MAX);
-        const head = Buffer.from([
-          0,
-          slice.length & 0xff,
-          slice.length >>> 8,
-          ~slice.length & 0xff,
-          (~slice.length >>> 8) & 0xff,
-        ]);
-        out.push(head, slice);
-        length += head.length + slice.length;
+        const n = slice.length;
+        stored.push(Buffer.from([0, n & 0xff, n >>> 8, ~n & 0xff, (~n >>> 8) & 0xff]), slice);
       }
+      const block = Buffer.concat(stored);
+      out.push(block);
+      length += block.length;
     };
     let next = 0;
     for (const part of parts) {
@@ -144,9 +142,9 @@ export class GzipParts {
     trailer.writeUInt32LE(total % 2 ** 32, 4);
     out.push(LAST_BLOCK, trailer);
     length += LAST_BLOCK.length + trailer.length;
-    // One buffer: a tree's stored runs are a thousand writes of a few bytes each, and the
-    // compressed body is a fourteenth of the tree's.
-    return { parts: [Buffer.concat(out, length)], length };
+    // Not copied into one buffer: 4.5 MB more for each revision of a 100,000-page tree, which
+    // brought the collector's full pauses (20-80 ms in that heap) every fifteen merges.
+    return { parts: out, length };
   }
 
   private deflate(part: Buffer): Promise<Deflated> {
