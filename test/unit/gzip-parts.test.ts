@@ -101,6 +101,11 @@ describe('gzip bodies put together from parts compressed one by one', () => {
     expect(bytes[1]).toBe(bytes[0]);
     expect(bytes[2]).toBe(bytes[0]);
     expect(decoded(bodies[0]!)).toBe(joined(parts));
+    // Read again, then again: the same bytes, kept in one buffer from the second read on.
+    const again = (await gzip.of(parts))!;
+    expect(again.parts).toHaveLength(1);
+    expect(joined(again.parts)).toBe(bytes[0]);
+    expect((await gzip.of(parts))!.parts[0]).toBe(again.parts[0]);
   });
 });
 
