@@ -107,6 +107,17 @@ describe('gzip bodies put together from parts compressed one by one', () => {
     expect(joined(again.parts)).toBe(bytes[0]);
     expect((await gzip.of(parts))!.parts[0]).toBe(again.parts[0]);
   });
+
+  it('knows a body of one part by that part, whatever array holds it', async () => {
+    const gzip = new GzipParts({ ownBlocksFrom: 100 });
+    const page = text(3000, 9);
+    const first = (await gzip.of([page]))!;
+    const second = (await gzip.of([page]))!;
+    expect(decoded(first)).toBe(page.toString('latin1'));
+    expect(second.parts).toHaveLength(1);
+    expect(decoded(second)).toBe(page.toString('latin1'));
+    expect((await gzip.of([page]))!.parts[0]).toBe(second.parts[0]);
+  });
 });
 
 describe('Accept-Encoding', () => {
