@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GzipBody, GzipParts } from './gzip-parts.js';
@@ -36,5 +35,25 @@ export async function sendParts(
     }
   }
   if (body.parts.length === 1) return reply.send(body.parts[0]);
-  return reply.header('content-length', body.length).send(Readable.from(body.parts, { objectMode: false }));
+  return sendAtOnce(reply, body);
+}
+
+/**
+ * Many buffers written to the socket at once, corked: a few system calls for the two thousand
+ * parts of a tree. Piped from a stream, each part was a write of its own and a turn of its
+ * machinery (list pages of the 100,000-page tree right after a merge, scratch on SQLite: median
+ * 19.4 and 17.5 ms piped, 14.8 and 14.3 written at once). The reply is taken over from Fastify
+ * (no onSend hook runs; none is registered), with the headers and status it was given.
+ */
+function sendAtOnce(reply: FastifyReply, body: GzipBody): FastifyReply {
+  reply.hijack();
+  const response = reply.raw;
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) response.setHeader(name, value);
+  response.setHeader('content-length', body.length);
+  response.writeHead(reply.statusCode);
+  response.cork();
+  for (const part of body.parts) response.write(part);
+  response.end();
+  return reply;
 }

@@ -72,6 +72,12 @@ describe('gzip bodies put together from parts compressed one by one', () => {
     const parts = Array.from({ length: 40 }, (_, i) => text(5000, i));
     expect(decoded((await gzip.of(parts))!)).toBe(joined(parts));
     expect(decoded((await gzip.of([]))!)).toBe('');
+    // One part over two blocks and a half; a run filling a block exactly, between large parts.
+    const one = [text(150_000, 7)];
+    expect(decoded((await gzip.of(one))!)).toBe(joined(one));
+    const between = new GzipParts({ ownBlocksFrom: 70_000 });
+    const exact = [text(80_000, 1), text(65_000, 2), text(535, 3), text(80_000, 4), Buffer.from('x')];
+    expect(decoded((await between.of(exact))!)).toBe(joined(exact));
   });
 
   it('compresses too much in the background, then makes a changed body from the kept blocks while the reader waits', async () => {
