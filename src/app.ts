@@ -40,6 +40,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
+import { compressAnswers } from './http/compress-answers.js';
 import { registerPreflight } from './http/cors.js';
 import {
   clientErrorHandler,
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setSerializerCompiler(responseSerializerCompiler());
   registerErrorHandling(app);
   registerJsonParser(app);
+  compressAnswers(app);
   // A request without a body, on a route that takes one, is validated as `{}`: optional bodies
   // then pass, and required fields are named ("body.title is required") rather than the body.
   app.addHook('preValidation', (request, _reply, done) => {

@@ -3,7 +3,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GzipBody, GzipParts } from './gzip-parts.js';
 
 /** Bodies of fewer bytes are sent as they are: compressing them saves less than it costs. */
-const COMPRESS_FROM = 32 * 1024;
+export const COMPRESS_FROM = 32 * 1024;
+
+/** Replies whose encoding `sendParts` chose: compress-answers.ts leaves them as they are. */
+const chosen = new WeakSet<FastifyReply>();
+
+export function encodingChosen(reply: FastifyReply): boolean {
+  return chosen.has(reply);
+}
+
+/** The answer differs by Accept-Encoding: caches keep its encodings apart. */
+export function varyOnEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+}
 
 /** Whether the request takes a gzip body (`Accept-Encoding`, its q-values honored). */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -22,9 +35,9 @@ export async function sendParts(
   body: GzipBody,
   gzip: GzipParts,
 ): Promise<FastifyReply> {
+  chosen.add(reply);
   if (body.length >= COMPRESS_FROM) {
-    const vary = reply.getHeader('vary');
-    reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    varyOnEncoding(reply);
     if (acceptsGzip(request.headers['accept-encoding'])) {
       // A failure to compress is not the reader's: the body goes as it is.
       const compressed = await gzip.of(body.parts).catch(() => undefined);

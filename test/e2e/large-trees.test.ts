@@ -176,3 +176,36 @@ describe('whole page trees of a large space', () => {
     expect((await api.spaces.listPages(spaceId)).data).toEqual(merged);
   });
 });
+
+describe('large answers made for one request', () => {
+  const search = (limit: number) => `/v1/spaces/${spaceId}/search?query=page&limit=${limit}`;
+
+  it('go in gzip to a client that takes it, with Vary, and decode to the answer sent uncompressed', async () => {
+    const plain = await rawGet(search(100), 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    expect(plain.bytes.length).toBeGreaterThan(32 * 1024);
+    expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+    const answer = JSON.parse(plain.bytes.toString('utf8')) as { items: Array<{ id: string }> };
+    expect(answer.items).toHaveLength(100);
+
+    const gzipped = await rawGet(search(100), 'gzip, deflate');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(gzipped.headers['content-length'])).toBe(gzipped.bytes.length);
+    expect(gzipped.bytes.length).toBeLessThan(plain.bytes.length / 4);
+    expect(JSON.parse(zlib.gunzipSync(gzipped.bytes).toString('utf8'))).toEqual(answer);
+
+    // Not to a client that refuses it; the official client (fetch) reads the gzip answer.
+    expect((await rawGet(search(100), 'gzip;q=0')).headers['content-encoding']).toBeUndefined();
+    const { data } = await server.admin.api.spaces.searchSpaceContent(spaceId, { query: 'page', limit: 100 });
+    expect(data.items.map((item) => item.id)).toEqual(answer.items.map((item) => item.id));
+  });
+
+  it('leave small answers as they are', async () => {
+    const small = await rawGet(search(2), 'gzip, deflate');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary ?? '').not.toMatch(/Accept-Encoding/);
+    expect(JSON.parse(small.bytes.toString('utf8')).items).toHaveLength(2);
+  });
+});
