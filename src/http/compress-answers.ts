@@ -1,9 +1,7 @@
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { FastifyReply } from 'fastify';
 import { acceptsGzip, COMPRESS_FROM, encodingChosen, varyOnEncoding } from './gzip-reply.js';
 import type { App } from './types.js';
-
-const gzip = promisify(zlib.gzip) as (body: string | Buffer, options: zlib.ZlibOptions) => Promise<Buffer>;
 
 /**
  * Bodies shorter than this are compressed on the server's thread (well under 2 ms at the fastest
@@ -29,28 +27,44 @@ const COMPRESSIBLE =
  * while their blocks are made (compressing a 56 MiB tree here would take half a second).
  */
 export function compressAnswers(app: App): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (encodingChosen(reply) || reply.hasHeader('content-encoding') || reply.hasHeader('content-range'))
-      return payload;
-    // A string of n characters is at most 3n bytes: most small answers are told without counting.
-    if (payload.length < COMPRESS_FROM / 3) return payload;
-    const bytes = Buffer.byteLength(payload);
-    if (bytes < COMPRESS_FROM) return payload;
-    if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
-    if (/\bno-transform\b/i.test(String(reply.getHeader('cache-control') ?? ''))) return payload;
+  // A callback, not an async hook: most answers pass through untouched, without a promise each.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const bytes = compressible(reply, payload);
+    if (bytes === undefined) return done(null, payload);
     varyOnEncoding(reply);
-    if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
-    try {
-      const options = { level: zlib.constants.Z_BEST_SPEED };
-      const body = bytes < SYNC_BELOW ? zlib.gzipSync(payload, options) : await gzip(payload, options);
+    if (!acceptsGzip(request.headers['accept-encoding'])) return done(null, payload);
+    const send = (error: Error | null, body?: Buffer) => {
+      if (error || !body) {
+        // Not the client's failure: the answer goes as it is.
+        request.log.warn({ err: error }, 'could not compress the answer; sent uncompressed');
+        return done(null, payload);
+      }
       reply.header('content-encoding', 'gzip');
       reply.removeHeader('content-length');
-      return body;
+      done(null, body);
+    };
+    const options = { level: zlib.constants.Z_BEST_SPEED };
+    if (bytes >= SYNC_BELOW) return zlib.gzip(payload as string | Buffer, options, send);
+    let body: Buffer;
+    try {
+      body = zlib.gzipSync(payload as string | Buffer, options);
     } catch (error) {
-      // Not the client's failure: the answer goes as it is.
-      request.log.warn({ err: error }, 'could not compress the answer; sent uncompressed');
-      return payload;
+      return send(error as Error);
     }
+    send(null, body);
   });
+}
+
+/** The answer's length in bytes when it is one to compress, else undefined. */
+function compressible(reply: FastifyReply, payload: unknown): number | undefined {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
+  // A string of n characters is at most 3n bytes: most answers are told without counting.
+  if (payload.length < COMPRESS_FROM / 3) return undefined;
+  if (encodingChosen(reply) || reply.hasHeader('content-encoding') || reply.hasHeader('content-range'))
+    return undefined;
+  const bytes = Buffer.byteLength(payload);
+  if (bytes < COMPRESS_FROM) return undefined;
+  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return undefined;
+  if (/\bno-transform\b/i.test(String(reply.getHeader('cache-control') ?? ''))) return undefined;
+  return bytes;
 }

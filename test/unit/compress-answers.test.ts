@@ -1,0 +1,73 @@
+import zlib from 'node:zlib';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressAnswers } from '../../src/http/compress-answers.js';
+import type { App } from '../../src/http/types.js';
+
+/** A bare Fastify server with the hook alone: which answers it compresses, and how they decode. */
+const app = Fastify();
+const json = (items: number) =>
+  JSON.stringify({
+    items: Array.from({ length: items }, (_, i) => ({ id: `page-${i}`, title: `Page ${i} …` })),
+  });
+
+beforeAll(async () => {
+  compressAnswers(app as unknown as App);
+  app.get('/json/:items', (request, reply) => {
+    reply
+      .type('application/json; charset=utf-8')
+      .send(json(Number((request.params as { items: string }).items)));
+  });
+  app.get('/png', (_request, reply) => {
+    reply.type('image/png').send(Buffer.alloc(100_000, 7));
+  });
+  app.get('/no-transform', (_request, reply) => {
+    reply.type('text/plain').header('cache-control', 'no-transform').send('x'.repeat(100_000));
+  });
+  app.get('/yaml', (_request, reply) => {
+    reply.type('application/yaml').send(Buffer.from('key: value\n'.repeat(10_000)));
+  });
+  await app.ready();
+});
+afterAll(() => app.close());
+
+const get = (url: string, acceptEncoding = 'gzip, deflate') =>
+  app.inject({ method: 'GET', url, headers: { 'accept-encoding': acceptEncoding } });
+
+describe('answers made for one request, in gzip', () => {
+  it("compresses answers of 32 KB and more, on the thread or in zlib's threads, to what they were", async () => {
+    // About 60 KB (compressed at once) and about 1.3 MB (in zlib's threads).
+    for (const items of [1_500, 30_000]) {
+      const answer = await get(`/json/${items}`);
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(answer.headers.vary).toBe('Accept-Encoding');
+      expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+      expect(zlib.gunzipSync(answer.rawPayload).toString('utf8')).toBe(json(items));
+      expect(answer.rawPayload.length).toBeLessThan(Buffer.byteLength(json(items)) / 4);
+    }
+    const yaml = await get('/yaml');
+    expect(yaml.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(yaml.rawPayload).toString('utf8')).toBe('key: value\n'.repeat(10_000));
+  });
+
+  it('sends the rest as it is', async () => {
+    // Under 32 KB: no Vary either, as its encoding never depends on the request.
+    const small = await get('/json/100');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
+    expect(small.payload).toBe(json(100));
+    // A client that does not take gzip: the answer still says it could differ.
+    for (const refusing of ['identity', 'gzip;q=0, identity', 'br']) {
+      const plain = await get('/json/1500', refusing);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      expect(plain.payload).toBe(json(1_500));
+    }
+    // Compressed already, or asked not to be transformed.
+    for (const url of ['/png', '/no-transform']) {
+      const answer = await get(url);
+      expect(answer.headers['content-encoding']).toBeUndefined();
+      expect(answer.rawPayload.length).toBe(100_000);
+    }
+  });
+});
