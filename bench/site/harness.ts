@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { isolatedStore } from '../../test/helpers/cli.js';
 import { freePort, ROOT, serverArgs, startProcess, stop, waitFor200 } from '../lib.js';
@@ -58,6 +59,13 @@ export async function startQuire(
       ...env,
     },
   );
+  // The server's log lines, appended to that file (LOG_LEVEL from BENCH_LOG_LEVEL), as bench/scale's.
+  const logFile = process.env.BENCH_SERVER_LOG;
+  if (logFile) {
+    const write = (chunk: Buffer) => appendFileSync(logFile, chunk);
+    child.stdout?.on('data', write);
+    child.stderr?.on('data', write);
+  }
   try {
     await waitFor200(`${url}/healthz`);
   } catch (error) {

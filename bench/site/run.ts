@@ -13,6 +13,7 @@
  * BENCH_TESTS (default `A,B`; one alone while profiling), BENCH_SKIP_BUILD=1 to reuse dist as it
  * is, BENCH_CPU_PROF=<dir> to run the server under `node --cpu-prof` (written when it stops),
  * BENCH_NODE_FLAGS for more flags to the server's node (`--perf-basic-prof` for `perf record`),
+ * BENCH_SERVER_LOG=<file> to append the server's log to it (at BENCH_LOG_LEVEL, default warn),
  * BENCH_FASTIFY=1 to load the same answers through bare Fastify too (the framework's own ceiling),
  * BENCH_OTHER_DIST=<dir> to load another build of Quire too (the `dist` of a worktree of an older
  * commit, built there), seeded alike and taking its turn in every round: a change's effect

@@ -6,6 +6,7 @@ import type { ContentStore, Snapshot } from '../content/store.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
 import type { Deps } from '../deps.js';
+import { TimeSlices } from '../time-slices.js';
 import { ANALYZER_VERSION } from './analyzer.js';
 import { apiBlockText, specSlugsIn } from './api-text.js';
 import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
@@ -114,7 +115,19 @@ export class SearchIndexer {
     const changed = previous
       ? (await store.diff(db, previous, next)).pages
       : new Set(next.content.pages.keys());
+    const preparing = performance.now();
     const { pages, places } = await this.prepare(space.org_id, next, previous?.content, changed);
+    this.deps.log.debug(
+      {
+        spaceId,
+        changed: changed.size,
+        pages: pages.length,
+        moved: places.length,
+        ms: Math.round(performance.now() - preparing),
+        whole: !previous,
+      },
+      'search index sync prepared',
+    );
     const language = space.language ?? null;
     const outcome = await this.write(spaceId, state?.revision_id ?? null, async (tx) => {
       if (!previous) await this.index.dropSpace(tx, spaceId);
@@ -227,7 +240,11 @@ export class SearchIndexer {
     const markdownOf = (page: PageNode) => (page.body ? (bodies.get(page.body) ?? '') : '');
     const specsOf = new Map(documents.map((page) => [page.id, specSlugsIn(markdownOf(page))]));
     const apiText = apiBlockText(await this.specDocuments(orgId, new Set([...specsOf.values()].flat())));
-    const pages = documents.map((page): IndexedPage => {
+    // Parsing is milliseconds a page: hundreds of pages are parsed in slices (time-slices.ts).
+    const slices = new TimeSlices();
+    const pages: IndexedPage[] = [];
+    for (const page of documents) {
+      if (slices.due()) await slices.next();
       const sections = splitSections(markdownOf(page), apiText).map((section, position) => ({
         ...section,
         position,
@@ -236,14 +253,14 @@ export class SearchIndexer {
         const intro = sections[0]!;
         intro.text = intro.text ? `${page.description} ${intro.text}` : page.description;
       }
-      return {
+      pages.push({
         ...placeOf(content, tree, page),
         title: page.title,
         description: page.description ?? '',
         sections,
         specs: specsOf.get(page.id)!,
-      };
-    });
+      });
+    }
 
     const places: PagePlace[] = [];
     if (previous) {
