@@ -137,7 +137,8 @@ export class PostgresSearchIndex extends SqlSearchIndex {
     /** How many of an organization's spaces its search may leave out by id (see `leftOut`). */
     private readonly leftOutMax = LEFT_OUT_MAX,
   ) {
-    super(db, postingsPages);
+    // Other requests run on other connections while a write's transaction gives turns away.
+    super(db, postingsPages, undefined, true);
   }
 
   /** A section's terms are a column of its row and go with it; its title's and headings' are rows of their own. */

@@ -212,8 +212,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     postingsPages?: number,
     /** Reads a space's postings elsewhere than on `db` (SQLite's reader threads), given its pages. */
     readAside?: ReadAside,
+    /** Whether a write's transaction may let the event loop turn (see PostingsStore). */
+    turnsInWrites = false,
   ) {
-    this.postings = new PostingsStore(db, postingsPages !== undefined, readAside);
+    this.postings = new PostingsStore(db, postingsPages !== undefined, readAside, turnsInWrites);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
   }
 

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { type CompiledQuery, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
+import { TimeSlices } from '../../time-slices.js';
 import { type PagePostings, type PostedPage, pagePostings } from './build.js';
 import { chunkOf, encode, type Posting, rewrite } from './codec.js';
 
@@ -46,6 +47,13 @@ export class PostingsStore {
     /** Whether postings are kept: when not, a write drops the space's (they would go stale). */
     readonly kept: boolean,
     private readonly readAside?: ReadAside,
+    /**
+     * Whether a write gives the event loop turns between slices of its work, inside its
+     * transaction: on PostgreSQL, where other requests go on over other connections meanwhile.
+     * On SQLite the transaction holds the only connection, and every statement waits for its
+     * end: there it is kept as short as it can be.
+     */
+    private readonly turnsInWrites = false,
   ) {}
 
   /**
@@ -113,6 +121,9 @@ export class PostingsStore {
     const count = (term: string, by: number) => counts.set(term, (counts.get(term) ?? 0) + by);
     const upserts: Array<{ term: string; chunk: number; entries: Buffer; positions: Buffer }> = [];
     const emptied: Array<{ term: string; chunk: number }> = [];
+    // Tokenizing pages and rewriting a chunk's rows is tens of milliseconds for a few pages, and
+    // seconds for a space written whole: in slices, between which the server answers others.
+    const slices = new TimeSlices(this.turnsInWrites ? undefined : Number.POSITIVE_INFINITY);
     // A chunk at a time: the postings of a whole space (100,000 pages) as objects would not fit.
     for (const [chunk, { before: old, after: now }] of [...byChunk].sort((a, b) => a[0] - b[0])) {
       const written = [...new Set([...old, ...now].map((page) => page.num))].sort((a, b) => a - b);
@@ -124,12 +135,14 @@ export class PostingsStore {
         total.pages += sign;
       };
       for (const page of old) {
+        if (slices.due()) await slices.next();
         const posted = pagePostings(page);
         tally(posted, -1);
         for (const term of posted.terms.keys()) terms.add(term);
       }
       // In page order, so each term's new postings are in order.
       for (const page of now) {
+        if (slices.due()) await slices.next();
         const posted = pagePostings(page);
         tally(posted, 1);
         for (const [term, list] of posted.terms) {
@@ -142,6 +155,7 @@ export class PostingsStore {
       const stored =
         stats && stats.pages > 0 ? await this.chunkRows(tx, spaceId, chunk, [...terms]) : new Map();
       for (const term of terms) {
+        if (slices.due()) await slices.next();
         const row = stored.get(term);
         const fresh = added.get(term) ?? [];
         if (!row) {
