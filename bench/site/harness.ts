@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { isolatedStore } from '../../test/helpers/cli.js';
 import { freePort, ROOT, serverArgs, startProcess, stop, waitFor200 } from '../lib.js';
@@ -184,4 +185,51 @@ export async function warm(
 /** One load result as a report line. */
 export function fmt(r: PagesLoadResult): string {
   return `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ${(r.bytesPerSec / 1e6).toFixed(0).padStart(4)} MB/s  unexpected ${r.unexpected}  errors ${r.errors}`;
+}
+
+/** What a probe saw: each answer's time in ms. */
+export interface ProbeResult {
+  ms: number[];
+  failed: number;
+}
+
+/**
+ * GET /healthz every 10 ms on a connection of its own, until stopped: how long the server keeps
+ * others waiting while it works (a sync parsing hundreds of pages, a long transaction).
+ */
+export function probe(base: string): { stop(): Promise<ProbeResult> } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const result: ProbeResult = { ms: [], failed: 0 };
+  let running = true;
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      http
+        .get(`${base}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) result.ms.push(performance.now() - started);
+            else result.failed++;
+            resolve();
+          });
+        })
+        .on('error', () => {
+          result.failed++;
+          resolve();
+        });
+    });
+  const loop = (async () => {
+    while (running) {
+      await once();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      agent.destroy();
+      return result;
+    },
+  };
 }

@@ -5,6 +5,8 @@
  * render the slowest page"), then page views per second at 50 connections cycling over all
  * 2,000 URLs (A: full pages, B: revalidations with If-None-Match answered 304), against a bare
  * node:http server answering the same bytes from memory in the same run. Target: ratio ≥ 0.3.
+ * While the site is seeded and its pages first rendered, another connection asks GET /healthz every
+ * 10 ms: how long the server keeps a request waiting while it indexes the merges for search.
  *
  *   npm run bench:site                               # SQLite (builds dist first, like bench:api)
  *   DATABASE_URL=postgres://... npm run bench:site   # PostgreSQL instead, in a schema of its own
@@ -25,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median, ROOT } from '../lib.js';
 import { docsPages, type PageSpec } from './content.js';
-import { api, fmt, log, progress, seconds, startBaseline, startQuire, warm } from './harness.js';
+import { api, fmt, log, probe, progress, seconds, startBaseline, startQuire, warm } from './harness.js';
 import { loadPages, type PageRequest, type PagesLoadResult } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -118,10 +120,18 @@ async function run(label: string, databaseUrl: string | null) {
     const specs = docsPages();
     const avg = specs.reduce((n, s) => n + Buffer.byteLength(s.markdown), 0) / specs.length;
     log(`  space of ${specs.length} pages, ${(avg / 1024).toFixed(1)} KB of markdown each on average`);
+    // Seeding merges 50 pages at a time, and each merge is indexed for search in the background.
+    const probing = probe(quire.url);
     const { urls, seedMs } = await seed(quire.url, specs);
     log(`  seeded and published in ${seconds(seedMs)}: ${urls.length} page URLs under ${urls[0]}`);
 
     const pages = await warm(urls);
+    const probed = await probing.stop();
+    const waits = [...probed.ms].sort((a, b) => a - b);
+    const at = (q: number) => waits[Math.min(waits.length - 1, Math.floor(waits.length * q))]!.toFixed(1);
+    log(
+      `  GET /healthz every 10 ms on another connection while seeding and rendering: ${waits.length} answers, median ${at(0.5)} ms, p99 ${at(0.99)} ms, p99.9 ${at(0.999)} ms, slowest ${waits.at(-1)!.toFixed(1)} ms, ${waits.filter((ms) => ms > 250).length} over 250 ms${probed.failed ? `, ${probed.failed} failed` : ''}`,
+    );
     const slowest = pages.reduce((a, b) => (b.ms > a.ms ? b : a));
     const renderMs = pages.map((p) => p.ms);
     const htmlKb = pages.reduce((n, p) => n + Buffer.byteLength(p.body), 0) / pages.length / 1024;
