@@ -169,6 +169,11 @@ export function documentTokens(text: string): Token[] {
   return out;
 }
 
+/** The terms of a text in order, without their places: what the index stores of it. */
+export function termsOf(text: string): string[] {
+  return documentTokens(text).map((t) => t.term);
+}
+
 /**
  * Terms of a piece of query text: bigram runs give their bigrams only (a phrase of them is a
  * substring), or for a single character a prefix term (it begins a bigram or ends a run).

@@ -7,9 +7,9 @@ import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { TimeSlices } from '../time-slices.js';
-import { ANALYZER_VERSION } from './analyzer.js';
+import { ANALYZER_VERSION, termsOf } from './analyzer.js';
 import { apiBlockText, specSlugsIn } from './api-text.js';
-import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
+import type { IndexedPage, IndexedSection, PagePlace, SearchIndex } from './search-index.js';
 import { splitSections } from './sections.js';
 
 /**
@@ -129,6 +129,7 @@ export class SearchIndexer {
       'search index sync prepared',
     );
     const language = space.language ?? null;
+    const writing = performance.now();
     const outcome = await this.write(spaceId, state?.revision_id ?? null, async (tx) => {
       if (!previous) await this.index.dropSpace(tx, spaceId);
       await this.index.writePages(tx, spaceId, language, [...changed], pages);
@@ -147,6 +148,10 @@ export class SearchIndexer {
         .onConflict((oc) => oc.column('space_id').doUpdateSet(row))
         .execute();
     });
+    this.deps.log.debug(
+      { spaceId, pages: pages.length, outcome, ms: Math.round(performance.now() - writing) },
+      'search index sync written',
+    );
     if (outcome === 'raced') return 'raced';
     this.written += pages.length;
     if (pages.length >= OPTIMIZE_AFTER_PAGES) {
@@ -245,17 +250,24 @@ export class SearchIndexer {
     const pages: IndexedPage[] = [];
     for (const page of documents) {
       if (slices.due()) await slices.next();
-      const sections = splitSections(markdownOf(page), apiText).map((section, position) => ({
-        ...section,
-        position,
-      }));
+      const sections: IndexedSection[] = splitSections(markdownOf(page), apiText).map(
+        (section, position) => ({
+          ...section,
+          position,
+        }),
+      );
       if (page.description) {
         const intro = sections[0]!;
         intro.text = intro.text ? `${page.description} ${intro.text}` : page.description;
       }
+      // Tokenized here, in slices, rather than in the write's transaction (twice: the engine's
+      // rows and the postings): on SQLite that transaction holds the only connection.
+      for (const section of sections)
+        section.terms = { heading: termsOf(section.heading), text: termsOf(section.text) };
       pages.push({
         ...placeOf(content, tree, page),
         title: page.title,
+        titleTerms: termsOf(page.title),
         description: page.description ?? '',
         sections,
         specs: specsOf.get(page.id)!,

@@ -25,6 +25,14 @@ export interface IndexedSection {
   anchor: string | null;
   heading: string;
   text: string;
+  /** Its heading's and text's terms (analyzer.ts), when worked out before the write. */
+  terms?: SectionTerms;
+}
+
+/** A section's terms, as `documentTokens` gives them. */
+export interface SectionTerms {
+  heading: readonly string[];
+  text: readonly string[];
 }
 
 /** Where a page sits in the tree (what changes when an ancestor moves or is renamed). */
@@ -38,6 +46,8 @@ export interface PagePlace {
 
 export interface IndexedPage extends PagePlace {
   title: string;
+  /** The title's terms, when worked out before the write. */
+  titleTerms?: readonly string[];
   description: string;
   sections: IndexedSection[];
   /** Lower-case slugs of the OpenAPI specs whose operations the page draws. */
@@ -425,7 +435,12 @@ export abstract class SqlSearchIndex implements SearchIndex {
       tx,
       spaceId,
       await this.postings.indexed(tx, spaceId, gone),
-      pages.map((page) => ({ num: nums.get(page.pageId)!, title: page.title, sections: page.sections })),
+      pages.map((page) => ({
+        num: nums.get(page.pageId)!,
+        title: page.title,
+        titleTerms: page.titleTerms,
+        sections: page.sections,
+      })),
     );
     for (const ids of chunks(gone)) {
       await this.deleteTerms(tx, spaceId, ids);

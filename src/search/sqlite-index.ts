@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../db/database.js';
 import type { SqliteReaders } from '../db/sqlite-readers.js';
-import { documentTokens } from './analyzer.js';
+import { termsOf } from './analyzer.js';
 import { digest } from './digest.js';
 import { POSITION_SPAN } from './postings/codec.js';
 import { type Match, type QueryPlan, toFts5 } from './query.js';
@@ -30,8 +30,6 @@ import {
  * scopes them by space (`rowid >> 42`) without reading a row per match, and reads the space and
  * page ids of the pages it returns only.
  */
-
-const termsOf = (text: string) => documentTokens(text).map((t) => t.term);
 
 const FTS_TABLES = ['search_fts', 'search_titles', 'search_headings', 'search_page_terms'];
 /** Prefixes up to this many characters are in FTS5's prefix indexes (`prefix='2 3'`). */
@@ -276,7 +274,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
     nums: ReadonlyMap<string, number>,
   ): Promise<void> {
     const space = await this.spaceNum(tx, spaceId);
-    const titles = new Map(pages.map((page) => [page, termsOf(page.title)]));
+    const titles = new Map(pages.map((page) => [page, page.titleTerms ?? termsOf(page.title)]));
     // Every term of each page (its title's, each section's heading and text), for the page count.
     const pageTerms = new Map(pages.map((page) => [page, new Set(titles.get(page)!)]));
     const rows = pages.flatMap((page) => page.sections.map((section) => ({ page, section })));
@@ -301,8 +299,8 @@ export class SqliteSearchIndex extends SqlSearchIndex {
         )
         .execute();
       for (const { page, section, id } of keyed) {
-        const heading = termsOf(section.heading);
-        const body = termsOf(section.text);
+        const heading = section.terms?.heading ?? termsOf(section.heading);
+        const body = section.terms?.text ?? termsOf(section.text);
         const all = pageTerms.get(page)!;
         for (const term of heading) all.add(term);
         for (const term of body) all.add(term);

@@ -1,11 +1,19 @@
-import { documentTokens } from '../analyzer.js';
+import { termsOf } from '../analyzer.js';
+import type { SectionTerms } from '../search-index.js';
 import { BODY_AT, HEADING_AT, IN_HEADING, IN_TITLE, type Posting } from './codec.js';
 
 /** A page as its postings see it: its number, its title and its sections' heading and text. */
 export interface PostedPage {
   num: number;
   title: string;
-  sections: ReadonlyArray<{ position: number; heading: string; text: string }>;
+  /** The terms, when worked out already (a sync works them out before its transaction). */
+  titleTerms?: readonly string[] | undefined;
+  sections: ReadonlyArray<{
+    position: number;
+    heading: string;
+    text: string;
+    terms?: SectionTerms | undefined;
+  }>;
 }
 
 export interface PagePostings {
@@ -28,13 +36,13 @@ const FIELDS = [
 export function pagePostings(page: PostedPage): PagePostings {
   const out = new Map<string, Posting[]>();
   let tokens = 0;
-  const title = documentTokens(page.title).map((t) => t.term);
+  const title = page.titleTerms ?? termsOf(page.title);
   const sections = [...page.sections].sort((a, b) => a.position - b.position);
   for (const section of sections) {
     const fields = [
       title,
-      documentTokens(section.heading).map((t) => t.term),
-      documentTokens(section.text).map((t) => t.term),
+      section.terms?.heading ?? termsOf(section.heading),
+      section.terms?.text ?? termsOf(section.text),
     ];
     const length = fields[0]!.length + fields[1]!.length + fields[2]!.length;
     tokens += length;
