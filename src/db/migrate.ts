@@ -33,6 +33,7 @@ import * as searchPostings from './migrations/0030-search-postings.js';
 import * as searchPostingsGeneration from './migrations/0031-search-postings-generation.js';
 import * as siblingOrder from './migrations/0032-sibling-order.js';
 import * as searchOrgTerms from './migrations/0033-search-org-terms.js';
+import * as searchPendingRevision from './migrations/0034-search-pending-revision.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031-search-postings-generation': searchPostingsGeneration,
   '0032-sibling-order': siblingOrder,
   '0033-search-org-terms': searchOrgTerms,
+  '0034-search-pending-revision': searchPendingRevision,
 };
 
 class StaticProvider implements MigrationProvider {

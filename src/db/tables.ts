@@ -443,6 +443,8 @@ export interface SearchSpacesTable {
   /** ANALYZER_VERSION the space was indexed with. */
   version: number;
   indexed_at: string;
+  /** The revision a sync in steps is writing (0034); null when none is part way. */
+  pending_revision_id: string | null;
 }
 
 /** A document page in the search index: its place in the tree when it was indexed. */

@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { PageIndex } from '../areas/content/page-index.js';
 import type { OpenApiService } from '../areas/openapi/service.js';
-import { revisionTreeHash } from '../content/revisions.js';
+import { findTreeHash, revisionTreeHash } from '../content/revisions.js';
 import type { ContentStore, Snapshot } from '../content/store.js';
 import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
+import type { SearchSpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
 import { TimeSlices } from '../time-slices.js';
 import { ANALYZER_VERSION, termsOf } from './analyzer.js';
@@ -16,10 +17,11 @@ import { splitSections } from './sections.js';
  * Keeps the index on every space's current revision. A sync diffs the revision the index
  * holds against the space's current one (ContentStore.diff walks only the buckets that
  * differ) and re-indexes the pages whose nodes changed; pages below a page that moved, was
- * renamed or hidden get their new path and ancestors without being re-read. Everything for a
- * space is written in one transaction together with the revision it now holds, so a crash
- * leaves the index on the old revision, never between two; the next sync (a job, the
- * reconciliation, or a search) picks up from there.
+ * renamed or hidden get their new path and ancestors without being re-read. On PostgreSQL
+ * everything for a space is written in one transaction together with the revision it now holds,
+ * so a crash leaves the index on the old revision, never between two. On SQLite a large sync is
+ * written in steps (see STEP_PAGES), and a crash between two leaves a mark from which the next
+ * sync (a job, the reconciliation, or a search) writes the same revision again, then the current.
  */
 
 export type SyncOutcome = 'fresh' | 'updated' | 'removed';
@@ -47,6 +49,30 @@ const STRUCTURE: Array<keyof PageNode> = [
  */
 const OPTIMIZE_AFTER_PAGES = 1000;
 
+/**
+ * On SQLite a sync of more pages than this writes them in steps of this many, a transaction each,
+ * with a turn of the event loop between two: the transaction holds SQLite's only connection, and
+ * statements are about a millisecond a page, so a sync of 1,000 pages in one transaction kept
+ * every other request waiting a second (bench/site). PostgreSQL writes a sync in one transaction:
+ * other requests go on over other connections meanwhile.
+ */
+const STEP_PAGES = 64;
+/** Pages below moved ones given their new place per step: one row updated each. */
+const STEP_PLACES = 2_000;
+
+/** A part of a sync in steps (see `writeInSteps`). */
+interface Step {
+  remove: string[];
+  pages: IndexedPage[];
+  places: PagePlace[];
+}
+
+/** What the row of a space's index holds, as a write expects to find it. */
+interface IndexState {
+  revision: string | null;
+  pending: string | null;
+}
+
 export class SearchIndexer {
   constructor(
     private readonly deps: Deps,
@@ -56,23 +82,48 @@ export class SearchIndexer {
       openapi: Pick<OpenApiService, 'latestDocument'>;
     },
     private readonly index: SearchIndex,
+    /** Sizes of a sync's steps on SQLite (see STEP_PAGES). */
+    private readonly steps = { pages: STEP_PAGES, places: STEP_PLACES },
   ) {}
 
   /** Pages written by syncs since the index was last optimized. */
   private written = 0;
   private optimizing: Promise<void> | undefined;
+  /** The last sync or refresh of each space started in this process (see `exclusive`). */
+  private readonly busy = new Map<string, Promise<unknown>>();
 
   /** Brings one space's index to its current revision; answers what it did. */
-  async sync(spaceId: string): Promise<SyncOutcome> {
-    for (let attempt = 0; ; attempt++) {
+  sync(spaceId: string): Promise<SyncOutcome> {
+    return this.exclusive(spaceId, () => this.syncNow(spaceId));
+  }
+
+  /**
+   * Runs the syncs and refreshes of a space in this process one after the other: between the
+   * steps of a sync the index holds part of its pages (see `writeInSteps`), and another sync or a
+   * refresh would take that for the leftover of a stopped one, or write pages it then overwrites.
+   */
+  private exclusive<T>(spaceId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.busy.get(spaceId);
+    const run = before ? before.then(work, work) : work();
+    this.busy.set(spaceId, run);
+    const done = () => {
+      if (this.busy.get(spaceId) === run) this.busy.delete(spaceId);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  private async syncNow(spaceId: string): Promise<SyncOutcome> {
+    for (let raced = 0; ; ) {
       const outcome = await this.trySync(spaceId);
+      if (outcome === 'resumed') continue;
       if (outcome !== 'raced') return outcome;
       // Another indexer moved the space's index meanwhile: start again from where it is now.
-      if (attempt >= 3) throw new Error(`search index of space ${spaceId} kept changing during a sync`);
+      if (++raced > 3) throw new Error(`search index of space ${spaceId} kept changing during a sync`);
     }
   }
 
-  private async trySync(spaceId: string): Promise<SyncOutcome | 'raced'> {
+  private async trySync(spaceId: string): Promise<SyncOutcome | 'raced' | 'resumed'> {
     const { db } = this.deps;
     const space = await db
       .selectFrom('spaces')
@@ -84,28 +135,34 @@ export class SearchIndexer {
       .selectAll()
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
+    const found: IndexState = {
+      revision: state?.revision_id ?? null,
+      pending: state?.pending_revision_id ?? null,
+    };
     if (!space) {
       if (!state) return 'fresh';
-      await this.write(spaceId, state.revision_id, (tx) => this.index.dropSpace(tx, spaceId));
+      await this.write(spaceId, found, (tx) => this.index.dropSpace(tx, spaceId));
       return 'removed';
     }
-    if (
-      state &&
-      state.revision_id === space.revision_id &&
-      state.version === ANALYZER_VERSION &&
-      (state.language ?? null) === (space.language ?? null)
-    )
-      return 'fresh';
+    const language = space.language ?? null;
+    const sameAnalysis = state && state.version === ANALYZER_VERSION && (state.language ?? null) === language;
+    if (sameAnalysis && state.revision_id === space.revision_id && !found.pending) return 'fresh';
 
+    // A sync in steps that stopped part way (its process stopped) left some of its pages written:
+    // its revision is finished first, from the same revision and so over the same pages, then
+    // the space's current one. Without its revision, the space is indexed whole.
     const { store } = this.services;
-    const treeHash = await revisionTreeHash(db, space.revision_id);
+    let revisionId = space.revision_id;
+    let lost = false;
+    if (found.pending && found.pending !== space.revision_id) {
+      if (await findTreeHash(db, found.pending)) revisionId = found.pending;
+      else lost = true;
+    }
+    const resuming = revisionId !== space.revision_id;
+    const treeHash = await revisionTreeHash(db, revisionId);
     const next = await store.snapshot(db, treeHash);
     let previous: Snapshot | undefined;
-    if (
-      state &&
-      state.version === ANALYZER_VERSION &&
-      (state.language ?? null) === (space.language ?? null)
-    ) {
+    if (sameAnalysis && !lost) {
       try {
         previous = await store.snapshot(db, state.tree_hash);
       } catch {
@@ -125,31 +182,33 @@ export class SearchIndexer {
         moved: places.length,
         ms: Math.round(performance.now() - preparing),
         whole: !previous,
+        resuming,
       },
       'search index sync prepared',
     );
-    const language = space.language ?? null;
+    const target = {
+      space_id: spaceId,
+      revision_id: revisionId,
+      tree_hash: treeHash,
+      language,
+      version: ANALYZER_VERSION,
+      indexed_at: this.deps.clock.now().toISOString(),
+      pending_revision_id: null,
+    };
     const writing = performance.now();
-    const outcome = await this.write(spaceId, state?.revision_id ?? null, async (tx) => {
-      if (!previous) await this.index.dropSpace(tx, spaceId);
-      await this.index.writePages(tx, spaceId, language, [...changed], pages);
-      await this.index.movePages(tx, spaceId, places);
-      const row = {
-        space_id: spaceId,
-        revision_id: space.revision_id,
-        tree_hash: treeHash,
-        language,
-        version: ANALYZER_VERSION,
-        indexed_at: this.deps.clock.now().toISOString(),
-      };
-      await tx
-        .insertInto('search_spaces')
-        .values(row)
-        .onConflict((oc) => oc.column('space_id').doUpdateSet(row))
-        .execute();
-    });
+    const writeIn: Step = { remove: [...changed], pages, places };
+    const stepped =
+      this.deps.dialect === 'sqlite' &&
+      (changed.size > this.steps.pages || places.length > this.steps.places);
+    const outcome = stepped
+      ? await this.writeInSteps(spaceId, found, target, Boolean(previous), writeIn)
+      : await this.write(spaceId, found, async (tx) => {
+          if (!previous) await this.index.dropSpace(tx, spaceId);
+          await this.writeStep(tx, spaceId, language, writeIn);
+          await this.writeRow(tx, target);
+        });
     this.deps.log.debug(
-      { spaceId, pages: pages.length, outcome, ms: Math.round(performance.now() - writing) },
+      { spaceId, pages: pages.length, outcome, ms: Math.round(performance.now() - writing), stepped },
       'search index sync written',
     );
     if (outcome === 'raced') return 'raced';
@@ -166,23 +225,109 @@ export class SearchIndexer {
           this.optimizing = undefined;
         });
     }
-    return 'updated';
+    return resuming ? 'resumed' : 'updated';
   }
 
   /**
-   * Runs `work` in a transaction, provided the index of the space still holds `expected` (null:
-   * nothing) once the transaction holds the space's lock; answers 'raced' when it does not.
+   * Writes a sync in steps (SQLite, see STEP_PAGES). The first step names the revision being
+   * written in the space's row (`pending_revision_id`), the last writes that revision as the one
+   * the index holds. Between them searches find some pages as of the new revision and some as of
+   * the old; a write of a page replaces whatever is indexed of it, so a sync that finds a stopped
+   * one's mark writes the same pages again (see `trySync`). A space indexed whole is dropped by
+   * the first step, and its row says so (analyzer version 0) until the last.
    */
-  private async write(spaceId: string, expected: string | null, work: (tx: Tx) => Promise<void>) {
+  private async writeInSteps(
+    spaceId: string,
+    found: IndexState,
+    target: Insertable<SearchSpacesTable>,
+    incremental: boolean,
+    all: Step,
+  ): Promise<'done' | 'raced'> {
+    const keep = new Set(all.pages.map((page) => page.pageId));
+    // Indexed whole, the space is dropped first: nothing of it to remove.
+    const remove = incremental ? all.remove.filter((id) => !keep.has(id)) : [];
+    const steps: Step[] = [];
+    for (let i = 0; i < remove.length; i += this.steps.pages)
+      steps.push({ remove: remove.slice(i, i + this.steps.pages), pages: [], places: [] });
+    for (let i = 0; i < all.pages.length; i += this.steps.pages) {
+      const pages = all.pages.slice(i, i + this.steps.pages);
+      steps.push({ remove: pages.map((page) => page.pageId), pages, places: [] });
+    }
+    for (let i = 0; i < all.places.length; i += this.steps.places)
+      steps.push({ remove: [], pages: [], places: all.places.slice(i, i + this.steps.places) });
+    const marked: IndexState = {
+      revision: incremental ? found.revision : (found.revision ?? ''),
+      pending: target.revision_id,
+    };
+    for (const [i, step] of steps.entries()) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const outcome = await this.write(spaceId, i === 0 ? found : marked, async (tx) => {
+        if (i === 0) {
+          if (!incremental) await this.index.dropSpace(tx, spaceId);
+          await this.mark(tx, spaceId, marked, incremental ? undefined : target);
+        }
+        await this.writeStep(tx, spaceId, target.language ?? null, step);
+        if (i === steps.length - 1) await this.writeRow(tx, target);
+      });
+      if (outcome === 'raced') return 'raced';
+    }
+    return 'done';
+  }
+
+  /** The mark of a sync in steps; for a space indexed whole, a row that no search takes as current. */
+  private async mark(
+    tx: Tx,
+    spaceId: string,
+    marked: IndexState,
+    whole: Insertable<SearchSpacesTable> | undefined,
+  ): Promise<void> {
+    if (!whole) {
+      await tx
+        .updateTable('search_spaces')
+        .set({ pending_revision_id: marked.pending })
+        .where('space_id', '=', spaceId)
+        .execute();
+      return;
+    }
+    await this.writeRow(tx, {
+      ...whole,
+      revision_id: marked.revision ?? '',
+      tree_hash: '',
+      version: 0,
+      pending_revision_id: marked.pending,
+    });
+  }
+
+  private async writeStep(tx: Tx, spaceId: string, language: string | null, step: Step): Promise<void> {
+    if (step.remove.length > 0 || step.pages.length > 0)
+      await this.index.writePages(tx, spaceId, language, step.remove, step.pages);
+    if (step.places.length > 0) await this.index.movePages(tx, spaceId, step.places);
+  }
+
+  private async writeRow(tx: Tx, row: Insertable<SearchSpacesTable>): Promise<void> {
+    await tx
+      .insertInto('search_spaces')
+      .values(row)
+      .onConflict((oc) => oc.column('space_id').doUpdateSet(row))
+      .execute();
+  }
+
+  /**
+   * Runs `work` in a transaction, provided the row of the space's index still holds `expected`
+   * (its revision, null: no row, and the mark of a sync in steps) once the transaction holds the
+   * space's lock; answers 'raced' when it does not.
+   */
+  private async write(spaceId: string, expected: IndexState, work: (tx: Tx) => Promise<void>) {
     return this.deps.db.transaction().execute(async (tx): Promise<'done' | 'raced'> => {
       if (this.deps.dialect === 'postgres')
         await sql`SELECT pg_advisory_xact_lock(hashtext(${`quire.search:${spaceId}`}))`.execute(tx);
       const now = await tx
         .selectFrom('search_spaces')
-        .select('revision_id')
+        .select(['revision_id', 'pending_revision_id'])
         .where('space_id', '=', spaceId)
         .executeTakeFirst();
-      if ((now?.revision_id ?? null) !== expected) return 'raced';
+      if ((now?.revision_id ?? null) !== expected.revision) return 'raced';
+      if ((now?.pending_revision_id ?? null) !== expected.pending) return 'raced';
       await work(tx);
       return 'done';
     });
@@ -193,27 +338,30 @@ export class SearchIndexer {
    * changed, not the pages. The space is brought up to date first, so pages that changed
    * meanwhile are not left with the older words.
    */
-  async refreshPages(spaceId: string, pageIds: string[]): Promise<void> {
-    await this.sync(spaceId);
-    for (let attempt = 0; ; attempt++) {
-      const { db } = this.deps;
-      const state = await db
-        .selectFrom('search_spaces as x')
-        .innerJoin('spaces as s', 's.id', 'x.space_id')
-        .select(['s.org_id', 'x.revision_id', 'x.tree_hash', 'x.language'])
-        .where('x.space_id', '=', spaceId)
-        .executeTakeFirst();
-      if (!state) return;
-      const snapshot = await this.services.store.snapshot(db, state.tree_hash);
-      const { pages } = await this.prepare(state.org_id, snapshot, undefined, new Set(pageIds));
-      const outcome = await this.write(spaceId, state.revision_id, (tx) =>
-        this.index.writePages(tx, spaceId, state.language ?? null, pageIds, pages),
-      );
-      if (outcome === 'done') return;
-      // The space's index moved on meanwhile: catch up, then read the pages again.
-      if (attempt >= 3) throw new Error(`search index of space ${spaceId} kept changing during a refresh`);
-      await this.sync(spaceId);
-    }
+  refreshPages(spaceId: string, pageIds: string[]): Promise<void> {
+    return this.exclusive(spaceId, async () => {
+      await this.syncNow(spaceId);
+      for (let attempt = 0; ; attempt++) {
+        const { db } = this.deps;
+        const state = await db
+          .selectFrom('search_spaces as x')
+          .innerJoin('spaces as s', 's.id', 'x.space_id')
+          .select(['s.org_id', 'x.revision_id', 'x.tree_hash', 'x.language'])
+          .where('x.space_id', '=', spaceId)
+          .executeTakeFirst();
+        if (!state) return;
+        const snapshot = await this.services.store.snapshot(db, state.tree_hash);
+        const { pages } = await this.prepare(state.org_id, snapshot, undefined, new Set(pageIds));
+        const expected = { revision: state.revision_id, pending: null };
+        const outcome = await this.write(spaceId, expected, (tx) =>
+          this.index.writePages(tx, spaceId, state.language ?? null, pageIds, pages),
+        );
+        if (outcome === 'done') return;
+        // The space's index moved on meanwhile: catch up, then read the pages again.
+        if (attempt >= 3) throw new Error(`search index of space ${spaceId} kept changing during a refresh`);
+        await this.syncNow(spaceId);
+      }
+    });
   }
 
   /** The processed specifications the pages draw, by lower-case slug. */
