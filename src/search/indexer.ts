@@ -26,8 +26,12 @@ import { splitSections } from './sections.js';
 
 export type SyncOutcome = 'fresh' | 'updated' | 'removed';
 
-/** Whether the index is behind a space: missing, another revision, language or analyzer. */
+/**
+ * Whether the index is behind a space: missing, another revision, language or analyzer, or a sync
+ * in steps stopped part way (see `writeInSteps`).
+ */
 export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revision_id
+  OR x.pending_revision_id IS NOT NULL
   OR x.version <> ${sql.lit(ANALYZER_VERSION)}
   OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
 

@@ -243,4 +243,45 @@ describe('search index sync in steps', () => {
     expect(await indexer().sync(spaceId)).toBe('updated');
     expect(await indexed(spaceId)).toEqual(afterSteps);
   });
+  it('finishes a stopped sync at the next reconciliation, though nothing changed since', async () => {
+    const { services } = server.app.quire;
+    const spaceId = (await owner.api.orgs.createSpace(orgId, { title: 'Reconciled imports' })).data.id;
+    await merge(spaceId, [
+      { operation: 'insert_page', title: 'Overview', document: { markdown: 'Imports.' } },
+    ]);
+    await indexer().sync(spaceId);
+    await merge(
+      spaceId,
+      Array.from({ length: 80 }, (_, n) => ({
+        operation: 'insert_page' as const,
+        title: `Importer ${n}`,
+        document: { markdown: page(n, 'wombat') },
+      })),
+    );
+    const index = services.searchEngine.index;
+    const original = index.writePages.bind(index);
+    let writes = 0;
+    // On PostgreSQL the sync is one write.
+    const stopAt = sqlite() ? 3 : 1;
+    const writePages = vi.spyOn(index, 'writePages').mockImplementation(async (...args) => {
+      if (++writes === stopAt) throw new Error('the process stopped');
+      return original(...args);
+    });
+    try {
+      await expect(indexer().sync(spaceId)).rejects.toThrow('the process stopped');
+    } finally {
+      writePages.mockRestore();
+    }
+    const stopped = await row(spaceId);
+    // On SQLite, steps written; on PostgreSQL, nothing.
+    expect(stopped.pending_revision_id).toBe(sqlite() ? stopped.current : null);
+    expect(stopped.revision_id).not.toBe(stopped.current);
+
+    // The index's row names the space's current revision as the one being written: it is behind.
+    await services.searchEngine.reconcile();
+    const finished = await row(spaceId);
+    expect(finished).toMatchObject({ revision_id: finished.current, pending_revision_id: null });
+    const { data } = await owner.api.spaces.searchSpaceContent(spaceId, { query: 'wombat' });
+    expect(data.items).toHaveLength(80);
+  });
 });
