@@ -169,6 +169,12 @@ export function documentTokens(text: string): Token[] {
   return out;
 }
 
+/** A section's terms (`termsOf` its heading and its text). */
+export interface SectionTerms {
+  heading: readonly string[];
+  text: readonly string[];
+}
+
 /** The terms of a text in order, without their places: what the index stores of it. */
 export function termsOf(text: string): string[] {
   return documentTokens(text).map((t) => t.term);

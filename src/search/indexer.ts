@@ -1,17 +1,13 @@
 import { type Insertable, sql } from 'kysely';
-import { PageIndex } from '../areas/content/page-index.js';
 import type { OpenApiService } from '../areas/openapi/service.js';
 import { findTreeHash, revisionTreeHash } from '../content/revisions.js';
 import type { ContentStore, Snapshot } from '../content/store.js';
-import type { PageNode, RevisionContent } from '../content/tree.js';
 import type { Tx } from '../db/database.js';
 import type { SearchSpacesTable } from '../db/tables.js';
 import type { Deps } from '../deps.js';
-import { TimeSlices } from '../time-slices.js';
-import { ANALYZER_VERSION, termsOf } from './analyzer.js';
-import { apiBlockText, specSlugsIn } from './api-text.js';
-import type { IndexedPage, IndexedSection, PagePlace, SearchIndex } from './search-index.js';
-import { splitSections } from './sections.js';
+import { ANALYZER_VERSION } from './analyzer.js';
+import type { IndexedPage, PagePlace, SearchIndex } from './search-index.js';
+import { preparePages, type SyncReads } from './sync-pages.js';
 
 /**
  * Keeps the index on every space's current revision. A sync diffs the revision the index
@@ -34,16 +30,6 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
   OR x.pending_revision_id IS NOT NULL
   OR x.version <> ${sql.lit(ANALYZER_VERSION)}
   OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
-
-const STRUCTURE: Array<keyof PageNode> = [
-  'title',
-  'slug',
-  'parent',
-  'hidden',
-  'noIndex',
-  'condition',
-  'type',
-];
 
 /**
  * A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize);
@@ -88,7 +74,11 @@ export class SearchIndexer {
     private readonly index: SearchIndex,
     /** Sizes of a sync's steps on SQLite (see STEP_PAGES). */
     private readonly steps = { pages: STEP_PAGES, places: STEP_PLACES },
-  ) {}
+  ) {
+    this.reads = { db: deps.db, store: services.store, openapi: services.openapi };
+  }
+
+  private readonly reads: SyncReads;
 
   /** Pages written by syncs since the index was last optimized. */
   private written = 0;
@@ -177,7 +167,7 @@ export class SearchIndexer {
       ? (await store.diff(db, previous, next)).pages
       : new Set(next.content.pages.keys());
     const preparing = performance.now();
-    const { pages, places } = await this.prepare(space.org_id, next, previous?.content, changed);
+    const { pages, places } = await preparePages(this.reads, space.org_id, next, previous?.content, changed);
     this.deps.log.debug(
       {
         spaceId,
@@ -355,7 +345,7 @@ export class SearchIndexer {
           .executeTakeFirst();
         if (!state) return;
         const snapshot = await this.services.store.snapshot(db, state.tree_hash);
-        const { pages } = await this.prepare(state.org_id, snapshot, undefined, new Set(pageIds));
+        const { pages } = await preparePages(this.reads, state.org_id, snapshot, undefined, new Set(pageIds));
         const expected = { revision: state.revision_id, pending: null };
         const outcome = await this.write(spaceId, expected, (tx) =>
           this.index.writePages(tx, spaceId, state.language ?? null, pageIds, pages),
@@ -367,104 +357,4 @@ export class SearchIndexer {
       }
     });
   }
-
-  /** The processed specifications the pages draw, by lower-case slug. */
-  private async specDocuments(orgId: string, slugs: Set<string>): Promise<Map<string, unknown>> {
-    const documents = new Map<string, unknown>();
-    for (const slug of slugs) {
-      const document = await this.services.openapi.latestDocument(orgId, slug);
-      if (document) documents.set(slug, document);
-    }
-    return documents;
-  }
-
-  /** The changed document pages read and cut into sections; new places of pages below moved ones. */
-  private async prepare(
-    orgId: string,
-    next: Snapshot,
-    previous: RevisionContent | undefined,
-    changed: Set<string>,
-  ): Promise<{ pages: IndexedPage[]; places: PagePlace[] }> {
-    const content = next.content;
-    const tree = PageIndex.of(content);
-    const documents = [...changed]
-      .map((id) => content.pages.get(id))
-      .filter((page): page is PageNode => page?.type === 'document');
-    const bodies = await this.services.store.readBodies(
-      this.deps.db,
-      documents.flatMap((page) => (page.body ? [page.body] : [])),
-    );
-    const markdownOf = (page: PageNode) => (page.body ? (bodies.get(page.body) ?? '') : '');
-    const specsOf = new Map(documents.map((page) => [page.id, specSlugsIn(markdownOf(page))]));
-    const apiText = apiBlockText(await this.specDocuments(orgId, new Set([...specsOf.values()].flat())));
-    // Parsing is milliseconds a page: hundreds of pages are parsed in slices (time-slices.ts).
-    const slices = new TimeSlices();
-    const pages: IndexedPage[] = [];
-    for (const page of documents) {
-      if (slices.due()) await slices.next();
-      const sections: IndexedSection[] = splitSections(markdownOf(page), apiText).map(
-        (section, position) => ({
-          ...section,
-          position,
-        }),
-      );
-      if (page.description) {
-        const intro = sections[0]!;
-        intro.text = intro.text ? `${page.description} ${intro.text}` : page.description;
-      }
-      // Tokenized here, in slices, rather than in the write's transaction (twice: the engine's
-      // rows and the postings): on SQLite that transaction holds the only connection.
-      for (const section of sections)
-        section.terms = { heading: termsOf(section.heading), text: termsOf(section.text) };
-      pages.push({
-        ...placeOf(content, tree, page),
-        title: page.title,
-        titleTerms: termsOf(page.title),
-        description: page.description ?? '',
-        sections,
-        specs: specsOf.get(page.id)!,
-      });
-    }
-
-    const places: PagePlace[] = [];
-    if (previous) {
-      const moved = new Set<string>();
-      for (const id of changed) {
-        const before = previous.pages.get(id);
-        const after = content.pages.get(id);
-        if (!before || !after || STRUCTURE.some((key) => before[key] !== after[key])) {
-          const stack = tree.childrenOf(id).map((child) => child.id);
-          while (stack.length > 0) {
-            const child = stack.pop()!;
-            if (moved.has(child)) continue;
-            moved.add(child);
-            for (const grandchild of tree.childrenOf(child)) stack.push(grandchild.id);
-          }
-        }
-      }
-      for (const id of moved) {
-        const page = content.pages.get(id);
-        if (page?.type === 'document' && !changed.has(id)) places.push(placeOf(content, tree, page));
-      }
-    }
-    return { pages, places };
-  }
-}
-
-/**
- * Where a page sits, and whether search leaves it out: hidden pages, pages kept from search
- * (`noIndex`), and pages shown only to some visitors (`condition`, which a search answer could
- * otherwise reveal), and everything below them.
- */
-function placeOf(content: RevisionContent, tree: PageIndex, page: PageNode): PagePlace {
-  const ancestors: string[] = [];
-  const unsearchable = (p: PageNode) => Boolean(p.hidden || p.noIndex || p.condition);
-  let hidden = unsearchable(page);
-  let parent = page.parent ? content.pages.get(page.parent) : undefined;
-  for (let guard = 0; parent && guard < 1000; guard++) {
-    ancestors.unshift(parent.title);
-    hidden ||= unsearchable(parent);
-    parent = parent.parent ? content.pages.get(parent.parent) : undefined;
-  }
-  return { pageId: page.id, path: tree.pathOf(page.id), ancestors, hidden };
 }

@@ -4,7 +4,7 @@ import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
 import type { ReadCache } from '../db/read-cache.js';
 import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
-import { fold, stemmerOf, stemTerm, words } from './analyzer.js';
+import { fold, type SectionTerms, stemmerOf, stemTerm, words } from './analyzer.js';
 import { digest } from './digest.js';
 import { POSITION_SPAN } from './postings/codec.js';
 import type { PostingsRanking } from './postings/rank.js';
@@ -27,12 +27,6 @@ export interface IndexedSection {
   text: string;
   /** Its heading's and text's terms (analyzer.ts), when worked out before the write. */
   terms?: SectionTerms;
-}
-
-/** A section's terms, as `documentTokens` gives them. */
-export interface SectionTerms {
-  heading: readonly string[];
-  text: readonly string[];
 }
 
 /** Where a page sits in the tree (what changes when an ancestor moves or is renamed). */

@@ -1,5 +1,4 @@
-import { termsOf } from '../analyzer.js';
-import type { SectionTerms } from '../search-index.js';
+import { type SectionTerms, termsOf } from '../analyzer.js';
 import { BODY_AT, HEADING_AT, IN_HEADING, IN_TITLE, type Posting } from './codec.js';
 
 /** A page as its postings see it: its number, its title and its sections' heading and text. */
