@@ -56,6 +56,15 @@ export class Draft {
   private kids: CowMap<string | null, ReadonlySet<string>> | undefined;
   /** The parents whose set in `kids` is this draft's own copy, free to change. */
   private readonly ownKids = new Set<string | null>();
+  /**
+   * The slugs in use in each namespace asked about (see `namespace`), with how many pages use
+   * each; and the highest order under each parent asked about. Made on first use and kept up to
+   * date by every change (`leave`, `enter`): a write inserting thousands of pages under one
+   * parent listed and sorted its pages at every insert (5,000 inserts: 1.9 of the write's 2.3 s,
+   * during which the server answered nothing).
+   */
+  private readonly slugsIn = new Map<string | null, Map<string, number>>();
+  private readonly lastOrder = new Map<string | null, number>();
 
   constructor(
     readonly base: RevisionContent,
@@ -146,6 +155,8 @@ export class Draft {
     this.page(id, `${field}.page`);
     const doomed = [id];
     for (let i = 0; i < doomed.length; i++) doomed.push(...this.childIds(doomed[i]!));
+    // Out of their namespaces while their parents are still there to say which those are.
+    for (const pageId of doomed) this.leave(this.pages.get(pageId)!);
     for (const pageId of doomed) {
       this.kidsOf(this.pages.get(pageId)!.parent).delete(pageId);
       this.pages.delete(pageId);
@@ -227,6 +238,18 @@ export class Draft {
     return members;
   }
 
+  /**
+   * The namespace whose list has the page (see `namespace`): its parent's, or, below a group, the
+   * group's parent's; undefined below a group inside a group, which no list reaches.
+   */
+  private listedIn(page: PageNode): string | null | undefined {
+    if (page.parent === null) return null;
+    const parent = this.pages.get(page.parent);
+    if (parent?.type !== 'group') return page.parent;
+    if (parent.parent === null) return null;
+    return this.pages.get(parent.parent)?.type === 'group' ? undefined : parent.parent;
+  }
+
   /** Ids of the pages directly under `parent` (unordered). */
   private childIds(parent: string | null): ReadonlySet<string> {
     if (!this.kids) {
@@ -250,13 +273,39 @@ export class Draft {
   }
 
   private set(page: PageNode): void {
+    const old = this.pages.get(page.id);
+    if (old) this.leave(old);
+    // The pages inside a group moving change namespace with it: every namespace is listed again.
+    if (old?.type === 'group' && old.parent !== page.parent) this.slugsIn.clear();
     if (this.kids) {
-      const old = this.pages.get(page.id);
       if (old) this.kidsOf(old.parent).delete(page.id);
       this.kidsOf(page.parent).add(page.id);
     }
     this.pages.set(page.id, page);
     this.changedPages.add(page.id);
+    this.enter(page);
+  }
+
+  /** A page as it was leaves the slugs and orders kept (`slugsIn`, `lastOrder`). */
+  private leave(page: PageNode): void {
+    const listed = this.listedIn(page);
+    const slugs = listed === undefined ? undefined : this.slugsIn.get(listed);
+    const count = slugs?.get(page.slug);
+    if (count !== undefined) {
+      if (count > 1) slugs!.set(page.slug, count - 1);
+      else slugs!.delete(page.slug);
+    }
+    // The highest order may have left: it is looked for again when next asked.
+    if (this.lastOrder.get(page.parent) === page.order) this.lastOrder.delete(page.parent);
+  }
+
+  /** A page as it now is enters the slugs and orders kept. */
+  private enter(page: PageNode): void {
+    const listed = this.listedIn(page);
+    const slugs = listed === undefined ? undefined : this.slugsIn.get(listed);
+    slugs?.set(page.slug, (slugs.get(page.slug) ?? 0) + 1);
+    const last = this.lastOrder.get(page.parent);
+    if (last !== undefined && page.order > last) this.lastOrder.set(page.parent, page.order);
   }
 
   private checkSlug(slug: string, field: string): string {
@@ -267,7 +316,13 @@ export class Draft {
 
   /** A slug not used by the pages that will share the parent's path. */
   private freeSlug(parent: string | null, wanted: string): string {
-    const taken = new Set(this.namespace(parent).map((p) => p.slug));
+    const owner = this.namespaceOwner(parent);
+    let taken = this.slugsIn.get(owner);
+    if (!taken) {
+      taken = new Map();
+      for (const page of this.namespace(owner)) taken.set(page.slug, (taken.get(page.slug) ?? 0) + 1);
+      this.slugsIn.set(owner, taken);
+    }
     if (!taken.has(wanted)) return wanted;
     for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
   }
@@ -286,6 +341,18 @@ export class Draft {
 
   /** An order placing a page at index `at` among its new siblings (the end by default). */
   private orderAt(parent: string | null, at: number | undefined, moving: string | undefined): number {
+    if (at === undefined) {
+      // At the end: after the highest order, kept unless the page moving holds it.
+      let last = this.lastOrder.get(parent);
+      if (last === undefined) {
+        last = Number.NEGATIVE_INFINITY;
+        for (const id of this.childIds(parent)) last = Math.max(last, this.pages.get(id)!.order);
+        this.lastOrder.set(parent, last);
+      }
+      const holder = moving === undefined ? undefined : this.pages.get(moving);
+      if (holder?.parent !== parent || holder.order !== last)
+        return last === Number.NEGATIVE_INFINITY ? 1 : last + 1;
+    }
     const siblings: PageNode[] = [];
     for (const id of this.childIds(parent)) if (id !== moving) siblings.push(this.pages.get(id)!);
     siblings.sort(byOrder);

@@ -95,3 +95,97 @@ describe('Draft paths', () => {
     expect(walked.deleted).toHaveLength(5);
   });
 });
+
+describe('Draft slugs and orders kept across many changes', () => {
+  /** The slugs a page placed under `parent` must avoid, listed from the whole content. */
+  function slugsAround(content: RevisionContent, parent: string | null): Set<string> {
+    const pages = [...content.pages.values()];
+    let owner = parent;
+    while (owner !== null && content.pages.get(owner)?.type === 'group') owner = content.pages.get(owner)!.parent;
+    const slugs = new Set<string>();
+    for (const page of pages) {
+      if (page.parent !== owner) continue;
+      slugs.add(page.slug);
+      if (page.type === 'group') for (const child of pages) if (child.parent === page.id) slugs.add(child.slug);
+    }
+    return slugs;
+  }
+  const freeIn = (taken: Set<string>, wanted: string) => {
+    if (!taken.has(wanted)) return wanted;
+    for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  };
+  /** The order of a page placed last under `parent`: after its highest, 1 under no page. */
+  const orderAtEnd = (content: RevisionContent, parent: string | null, except?: string) => {
+    const orders = [...content.pages.values()]
+      .filter((p) => p.parent === parent && p.id !== except)
+      .map((p) => p.order);
+    return orders.length === 0 ? 1 : Math.max(...orders) + 1;
+  };
+
+  it('gives every insert and move the slug and order a listing of the whole content gives', () => {
+    // A seeded sequence of inserts (a few titles, so slugs collide), moves, renames and deletes.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const { draft: base } = draftWith((d) => {
+      const group = d.insertPage({ title: 'Guides' }, {}, '', 'g');
+      d.pages.set(group.id, { ...group, type: 'group' });
+    });
+    const draft = base;
+    const titles = ['Setup', 'Intro', 'Limits', 'Guides', 'FAQ'];
+    for (let step = 0; step < 1500; step++) {
+      const pages = [...draft.pages.values()];
+      const pick = () => pages[Math.floor(random() * pages.length)]!;
+      const parentOf = () => {
+        const roll = random();
+        if (roll < 0.4) return null;
+        const candidate = pick();
+        return candidate.type === 'group' || roll < 0.8 ? candidate.id : null;
+      };
+      const roll = random();
+      if (roll < 0.6 || pages.length < 5) {
+        const into = parentOf();
+        const title = titles[Math.floor(random() * titles.length)]!;
+        const expected = freeIn(slugsAround(draft.content, into), title.toLowerCase());
+        // Now and then at a place among the siblings rather than last.
+        const at = random() < 0.2 ? Math.floor(random() * 4) : undefined;
+        const order = orderAtEnd(draft.content, into);
+        const page = draft.insertPage({ title }, { into, at }, '', `i${step}`);
+        expect(page.slug).toBe(expected);
+        if (at === undefined) expect(page.order).toBe(order);
+      } else if (roll < 0.8) {
+        const page = pick();
+        if (page.type === 'group') continue;
+        const into = parentOf();
+        if (into === page.id) continue;
+        let inside = false;
+        for (let p = into; p !== null; p = draft.pages.get(p)?.parent ?? null) if (p === page.id) inside = true;
+        if (inside) continue;
+        const at = random() < 0.2 ? Math.floor(random() * 4) : undefined;
+        const order = orderAtEnd(draft.content, into, page.id);
+        const moved = draft.updatePage(page.id, {}, { into, at }, undefined, `m${step}`);
+        if (at === undefined) expect(moved.order).toBe(order);
+      } else if (roll < 0.9) {
+        const page = pick();
+        draft.updatePage(page.id, { slug: `s${Math.floor(random() * 5)}` }, {}, undefined, `r${step}`);
+      } else {
+        const page = pick();
+        if (page.type !== 'group') draft.deletePage(page.id, `d${step}`);
+      }
+    }
+    expect(draft.pages.size).toBeGreaterThan(100);
+  });
+
+  it('inserts thousands of pages under one parent, each with a free slug, in order', () => {
+    const { draft } = draftWith(() => {});
+    const made = Array.from({ length: 5000 }, (_, n) =>
+      draft.insertPage({ title: n % 2 ? 'Release notes' : `Page ${n}` }, {}, '', `p${n}`),
+    );
+    expect(new Set(made.map((p) => p.slug)).size).toBe(5000);
+    expect(made[4999]!.slug).toBe('release-notes-2500');
+    for (let i = 1; i < made.length; i++) expect(made[i]!.order).toBeGreaterThan(made[i - 1]!.order);
+    draft.checkPaths('body');
+  });
+});
