@@ -101,12 +101,14 @@ describe('Draft slugs and orders kept across many changes', () => {
   function slugsAround(content: RevisionContent, parent: string | null): Set<string> {
     const pages = [...content.pages.values()];
     let owner = parent;
-    while (owner !== null && content.pages.get(owner)?.type === 'group') owner = content.pages.get(owner)!.parent;
+    while (owner !== null && content.pages.get(owner)?.type === 'group')
+      owner = content.pages.get(owner)!.parent;
     const slugs = new Set<string>();
     for (const page of pages) {
       if (page.parent !== owner) continue;
       slugs.add(page.slug);
-      if (page.type === 'group') for (const child of pages) if (child.parent === page.id) slugs.add(child.slug);
+      if (page.type === 'group')
+        for (const child of pages) if (child.parent === page.id) slugs.add(child.slug);
     }
     return slugs;
   }
@@ -161,7 +163,8 @@ describe('Draft slugs and orders kept across many changes', () => {
         const into = parentOf();
         if (into === page.id) continue;
         let inside = false;
-        for (let p = into; p !== null; p = draft.pages.get(p)?.parent ?? null) if (p === page.id) inside = true;
+        for (let p = into; p !== null; p = draft.pages.get(p)?.parent ?? null)
+          if (p === page.id) inside = true;
         if (inside) continue;
         const at = random() < 0.2 ? Math.floor(random() * 4) : undefined;
         const order = orderAtEnd(draft.content, into, page.id);
