@@ -49,15 +49,6 @@ const OPTIMIZE_AFTER_PAGES = 1000;
 const STEP_PAGES = 64;
 /** Pages below moved ones given their new place per step: one row updated each. */
 const STEP_PLACES = 2_000;
-/**
- * What a step of dropping a space's index deletes (`SearchIndex.dropStep`): pages, then postings
- * rows. A 100,000-page space's index took 4.1 s to drop in one transaction, the server answering
- * nothing meanwhile (SQLite's statements run on the server's thread).
- */
-const DROP_PAGES = 500;
-const DROP_ROWS = 5_000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A part of a sync in steps (see `writeInSteps`). */
 interface Step {
@@ -82,11 +73,7 @@ export class SearchIndexer {
     },
     private readonly index: SearchIndex,
     /** Sizes of a sync's steps on SQLite (see STEP_PAGES). */
-    private readonly steps = {
-      pages: STEP_PAGES,
-      places: STEP_PLACES,
-      drop: { pages: DROP_PAGES, rows: DROP_ROWS },
-    },
+    private readonly steps = { pages: STEP_PAGES, places: STEP_PLACES },
   ) {
     this.reads = { db: deps.db, store: services.store, openapi: services.openapi };
   }
@@ -148,10 +135,8 @@ export class SearchIndexer {
     };
     if (!space) {
       if (!state) return 'fresh';
-      if (this.deps.dialect === 'sqlite' && (await this.dropInSteps(spaceId, found)) === 'raced')
-        return 'raced';
-      const outcome = await this.write(spaceId, found, (tx) => this.index.dropSpace(tx, spaceId));
-      return outcome === 'raced' ? 'raced' : 'removed';
+      await this.write(spaceId, found, (tx) => this.index.dropSpace(tx, spaceId));
+      return 'removed';
     }
     const language = space.language ?? null;
     const sameAnalysis = state && state.version === ANALYZER_VERSION && (state.language ?? null) === language;
@@ -206,11 +191,9 @@ export class SearchIndexer {
     };
     const writing = performance.now();
     const writeIn: Step = { remove: [...changed], pages, places };
-    // A space indexed again whole (another analyzer, language or a lost tree) has its old index
-    // dropped first: in steps too, however small the new one.
     const stepped =
       this.deps.dialect === 'sqlite' &&
-      (changed.size > this.steps.pages || places.length > this.steps.places || (!previous && !!state));
+      (changed.size > this.steps.pages || places.length > this.steps.places);
     const outcome = stepped
       ? await this.writeInSteps(spaceId, found, target, Boolean(previous), writeIn)
       : await this.write(spaceId, found, async (tx) => {
@@ -244,9 +227,8 @@ export class SearchIndexer {
    * written in the space's row (`pending_revision_id`), the last writes that revision as the one
    * the index holds. Between them searches find some pages as of the new revision and some as of
    * the old; a write of a page replaces whatever is indexed of it, so a sync that finds a stopped
-   * one's mark writes the same pages again (see `trySync`). A space indexed whole is marked
-   * first, its row saying so (analyzer version 0) until the last step, then its old index is
-   * dropped in steps (`dropInSteps`), then its pages written.
+   * one's mark writes the same pages again (see `trySync`). A space indexed whole is dropped by
+   * the first step, and its row says so (analyzer version 0) until the last.
    */
   private async writeInSteps(
     spaceId: string,
@@ -271,35 +253,17 @@ export class SearchIndexer {
       revision: incremental ? found.revision : (found.revision ?? ''),
       pending: target.revision_id,
     };
-    if (!incremental) {
-      const outcome = await this.write(spaceId, found, (tx) => this.mark(tx, spaceId, marked, target));
-      if (outcome === 'raced' || (await this.dropInSteps(spaceId, marked)) === 'raced') return 'raced';
-    }
-    if (steps.length === 0) steps.push({ remove: [], pages: [], places: [] });
     for (const [i, step] of steps.entries()) {
-      const first = i === 0 && incremental;
-      if (!first) await nextTurn();
-      const outcome = await this.write(spaceId, first ? found : marked, async (tx) => {
-        if (first) await this.mark(tx, spaceId, marked, undefined);
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const outcome = await this.write(spaceId, i === 0 ? found : marked, async (tx) => {
+        if (i === 0) {
+          if (!incremental) await this.index.dropSpace(tx, spaceId);
+          await this.mark(tx, spaceId, marked, incremental ? undefined : target);
+        }
         await this.writeStep(tx, spaceId, target.language ?? null, step);
         if (i === steps.length - 1) await this.writeRow(tx, target);
       });
       if (outcome === 'raced') return 'raced';
-    }
-    return 'done';
-  }
-
-  /**
-   * Drops what is indexed of a space but its row, a transaction a step, each provided the row
-   * still holds `expected`.
-   */
-  private async dropInSteps(spaceId: string, expected: IndexState): Promise<'done' | 'raced'> {
-    for (let dropped = false; !dropped; ) {
-      const outcome = await this.write(spaceId, expected, async (tx) => {
-        dropped = await this.index.dropStep(tx, spaceId, this.steps.drop);
-      });
-      if (outcome === 'raced') return 'raced';
-      if (!dropped) await nextTurn();
     }
     return 'done';
   }

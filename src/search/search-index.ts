@@ -121,11 +121,6 @@ export interface SearchIndex {
   movePages(tx: Tx, spaceId: string, places: PagePlace[]): Promise<void>;
   /** Everything indexed for a space. */
   dropSpace(tx: Tx, spaceId: string): Promise<void>;
-  /**
-   * Drops part of what is indexed of a space, for a drop in several transactions: answers true
-   * once nothing is left but its row in search_spaces, which the caller writes or deletes.
-   */
-  dropStep(tx: Tx, spaceId: string, limits: { pages: number; rows: number }): Promise<boolean>;
   /** Spaces about to move to the organization `orgId`, in the transaction that moves them. */
   spacesMoving(tx: Tx, spaceIds: string[], orgId: string): Promise<void>;
   /**
@@ -516,42 +511,6 @@ export abstract class SqlSearchIndex implements SearchIndex {
   async buildPostings(tx: Tx, spaceId: string): Promise<void> {
     // A write of nothing: a space without postings gets them for all its pages (store.ts).
     await this.postings.write(tx, spaceId, [], []);
-  }
-
-  /**
-   * The rows of up to `limits.pages` pages; once no page is left, up to `limits.rows` postings
-   * rows; once none is left, the rest. The statistics go last: a space with pages and no
-   * statistics is one whose postings the reconciliation builds (postingsBehind).
-   */
-  async dropStep(tx: Tx, spaceId: string, limits: { pages: number; rows: number }): Promise<boolean> {
-    const pages = await tx
-      .selectFrom('search_pages')
-      .select('page_id')
-      .where('space_id', '=', spaceId)
-      .limit(limits.pages)
-      .execute();
-    if (pages.length > 0) {
-      for (const ids of chunks(pages.map((page) => page.page_id))) {
-        await this.deleteTerms(tx, spaceId, ids);
-        await tx
-          .deleteFrom('search_sections')
-          .where('space_id', '=', spaceId)
-          .where('page_id', 'in', ids)
-          .execute();
-        await tx
-          .deleteFrom('search_pages')
-          .where('space_id', '=', spaceId)
-          .where('page_id', 'in', ids)
-          .execute();
-      }
-      return false;
-    }
-    if (!(await this.postings.dropSome(tx, spaceId, limits.rows))) return false;
-    await this.postings.drop(tx, spaceId);
-    await this.deleteAllTerms(tx, spaceId);
-    await tx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
-    await tx.deleteFrom('search_space_keys').where('space_id', '=', spaceId).execute();
-    return true;
   }
 
   async dropSpace(tx: Tx, spaceId: string): Promise<void> {

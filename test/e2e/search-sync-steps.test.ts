@@ -54,7 +54,7 @@ describe('search index sync in steps', () => {
       deps,
       { store: services.store, openapi: services.openapi },
       services.searchEngine.index,
-      { pages: 16, places: 8, drop: { pages: 8, rows: 50 } },
+      { pages: 16, places: 8 },
     );
   }
 
@@ -283,74 +283,5 @@ describe('search index sync in steps', () => {
     expect(finished).toMatchObject({ revision_id: finished.current, pending_revision_id: null });
     const { data } = await owner.api.spaces.searchSpaceContent(spaceId, { query: 'wombat' });
     expect(data.items).toHaveLength(80);
-  });
-  it('drops an index in steps: a space indexed again whole, stopped part way, then its space deleted', async () => {
-    const { services, deps } = server.app.quire;
-    const spaceId = (await owner.api.orgs.createSpace(orgId, { title: 'Dropped imports' })).data.id;
-    await merge(
-      spaceId,
-      Array.from({ length: 60 }, (_, n) => ({
-        operation: 'insert_page' as const,
-        title: `Importer ${n}`,
-        document: { markdown: page(n, 'platypus') },
-      })),
-    );
-    await indexer().sync(spaceId);
-    const before = await indexed(spaceId);
-
-    // Indexed again whole, as after a new analyzer: the old index goes first, in steps of 8 pages
-    // here; the process stops in the third.
-    await deps.db.updateTable('search_spaces').set({ version: 0 }).where('space_id', '=', spaceId).execute();
-    const index = services.searchEngine.index;
-    const original = index.dropStep.bind(index);
-    let drops = 0;
-    const dropStep = vi.spyOn(index, 'dropStep').mockImplementation(async (...args) => {
-      if (++drops === 3) throw new Error('the process stopped');
-      return original(...args);
-    });
-    try {
-      if (sqlite()) await expect(indexer().sync(spaceId)).rejects.toThrow('the process stopped');
-      // On PostgreSQL the old index is dropped with the rest of the sync, in one transaction.
-      else expect(await indexer().sync(spaceId)).toBe('updated');
-    } finally {
-      dropStep.mockRestore();
-    }
-    if (sqlite()) {
-      const stopped = await row(spaceId);
-      expect(stopped.pending_revision_id).toBe(stopped.current);
-      expect(drops).toBe(3);
-      expect(await indexer().sync(spaceId)).toBe('updated');
-    }
-    expect(await indexed(spaceId)).toEqual(before);
-
-    // The space gone: everything indexed of it goes, on SQLite in steps.
-    await deps.db.deleteFrom('spaces').where('id', '=', spaceId).execute();
-    drops = 0;
-    const counted = vi.spyOn(index, 'dropStep').mockImplementation(async (...args) => {
-      drops++;
-      return original(...args);
-    });
-    try {
-      expect(await indexer().sync(spaceId)).toBe('removed');
-    } finally {
-      counted.mockRestore();
-    }
-    if (sqlite()) expect(drops).toBeGreaterThan(60 / 8);
-    for (const table of [
-      'search_spaces',
-      'search_pages',
-      'search_sections',
-      'search_postings',
-      'search_terms',
-      'search_space_stats',
-      'search_space_keys',
-    ] as const) {
-      const left = await deps.db
-        .selectFrom(table)
-        .select('space_id')
-        .where('space_id', '=', spaceId)
-        .execute();
-      expect({ table, left: left.length }).toEqual({ table, left: 0 });
-    }
   });
 });

@@ -238,14 +238,6 @@ export class PostingsStore {
       .execute();
   }
 
-  /** Deletes up to `rows` of the space's postings rows; answers whether none is left. */
-  async dropSome(tx: Tx, spaceId: string, rows: number): Promise<boolean> {
-    const result = await sql`DELETE FROM search_postings WHERE space_id = ${spaceId}
-      AND (term, chunk) IN (SELECT term, chunk FROM search_postings WHERE space_id = ${spaceId}
-        LIMIT ${sql.lit(rows)})`.execute(tx);
-    return Number(result.numAffectedRows ?? 0) < rows;
-  }
-
   async drop(tx: Tx, spaceId: string): Promise<void> {
     for (const table of ['search_postings', 'search_terms', 'search_space_stats'] as const)
       await tx.deleteFrom(table).where('space_id', '=', spaceId).execute();
