@@ -489,13 +489,31 @@ describe('ranking from postings', () => {
 });
 
 describe('ranking on a thread', () => {
-  it('answers as on the server thread, for postings large enough to go there', async () => {
+  /** Every ranking on one thread, or split over both (the default plan depends on the cores). */
+  const ON_THREAD = { inlineBytes: 0, splitBytes: Number.POSITIVE_INFINITY };
+  const SPLIT = { inlineBytes: 0, splitBytes: 0 };
+
+  it('ranks postings below the plan on the calling thread, starting no thread', async () => {
+    const pages = corpus(5, 3000);
+    const input: RankInput = {
+      must: [{ kind: 'any', terms: ['alpha'] }],
+      not: [],
+      together: undefined,
+      rows: rowsOf(pages),
+      sections: 9000,
+      averageLength: 12,
+      hidden: new Set(),
+      count: 10,
+    };
+    expect(await rankAside(input, { inlineBytes: Number.POSITIVE_INFINITY, splitBytes: 0 })).toEqual(
+      rankPostings(input),
+    );
+    expect(rankingThreads()).toBe(0);
+  });
+
+  it('answers as on the server thread', async () => {
     const pages = corpus(5, 3000);
     const rows = rowsOf(pages);
-    let bytes = 0;
-    for (const list of rows.values())
-      for (const row of list) bytes += row.entries.length + (row.positions?.length ?? 0);
-    expect(bytes).toBeGreaterThan(128 * 1024);
     const warned = vi.spyOn(process, 'emitWarning');
     const input: RankInput = {
       must: [
@@ -513,7 +531,10 @@ describe('ranking on a thread', () => {
     const here = rankPostings(input);
     expect(here!.total).toBeGreaterThan(20);
     // Twice at once: both threads start and answer.
-    const [first, second] = await Promise.all([rankAside(input), rankAside({ ...input, count: 5 })]);
+    const [first, second] = await Promise.all([
+      rankAside(input, ON_THREAD),
+      rankAside({ ...input, count: 5 }, ON_THREAD),
+    ]);
     expect(first).toEqual(here);
     expect(second).toEqual(rankPostings({ ...input, count: 5 }));
     expect(warned).not.toHaveBeenCalled();
@@ -524,10 +545,6 @@ describe('ranking on a thread', () => {
   it('answers as on the server thread when the postings are split over both threads', async () => {
     const pages = corpus(9, 7000);
     const rows = rowsOf(pages);
-    let bytes = 0;
-    for (const list of rows.values())
-      for (const row of list) bytes += row.entries.length + (row.positions?.length ?? 0);
-    expect(bytes).toBeGreaterThan(128 * 1024);
     const input: RankInput = {
       must: [{ kind: 'any', terms: ['alpha', 'beta'] }],
       not: [{ kind: 'any', terms: ['theta'] }],
@@ -540,12 +557,12 @@ describe('ranking on a thread', () => {
     };
     const whole = rankPostings(input)!;
     expect(whole.total).toBeGreaterThan(100);
-    expect(await rankAside(input)).toEqual(whole);
+    expect(await rankAside(input, SPLIT)).toEqual(whole);
     // Page by page through the first 50, as a cursor does: the same pages in the same order.
     const seen: Array<{ page: number; score: number }> = [];
     let after: { score: number; page: number } | undefined;
     while (seen.length < 50) {
-      const next = (await rankAside({ ...input, after }))!;
+      const next = (await rankAside({ ...input, after }, SPLIT))!;
       expect(next.total).toBe(whole.total);
       seen.push(...next.pages);
       const last = next.pages.at(-1)!;
@@ -568,9 +585,9 @@ describe('ranking on a thread', () => {
       hidden: new Set(),
       count: 30,
     };
-    await rankAside(input);
+    await rankAside(input, ON_THREAD);
     await vi.waitFor(() => expect(rankingWarmUps()).toEqual([true, true]), { timeout: 30_000, interval: 50 });
-    expect(await rankAside(input)).toEqual(rankPostings(input));
+    expect(await rankAside(input, ON_THREAD)).toEqual(rankPostings(input));
   });
 });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TermRows } from './codec.js';
@@ -7,29 +8,47 @@ import { type PostingsRanking, type RankInput, rankPostings, sectionsHolding } f
 import { pack } from './wire.js';
 
 /**
- * Ranking from postings on threads of its own. A common word of a 100,000-page space is 5-15 ms
- * of ranking in JS; on the server's thread every other request waited that long (bench/scale on
- * PostgreSQL: GET space beside back-to-back searches, p99 7.1 -> 35.9 ms once searches ranked
- * there, 9.1 ms with these threads). The threads are shared by the process's search indexes
- * (they hold no state but their slots), start on first use, warm up in their idle time
- * (warm-up.ts), and keep the process alive only while a ranking is on its way.
+ * Ranking from postings on threads of its own, for the rankings too long to run on the server's
+ * thread, where every other request would wait for them (bench/scale on PostgreSQL, when a
+ * common word of a 100,000-page space took 5-15 ms to rank: GET space beside back-to-back
+ * searches, p99 7.1 -> 35.9 ms with the ranking there, 9.1 ms with these threads). The threads
+ * are shared by the process's search indexes (they hold no state but their slots), start on
+ * first use, warm up in their idle time (warm-up.ts), and keep the process alive only while a
+ * ranking is on its way.
  */
 
 /** Threads: searches of different requests rank side by side, as on the database's backends. */
 const THREADS = 2;
+
+/** When a ranking goes to a thread, and when it is split over both (`rankAside`). */
+export interface RankingPlan {
+  /** Postings of fewer bytes are ranked on the calling thread. */
+  inlineBytes: number;
+  /** Postings of more bytes are ranked in halves, one on each thread, when both are free. */
+  splitBytes: number;
+}
+
 /**
- * Postings smaller than this are ranked here: up to about 2 ms of ranking (a word of 128 KB of
- * postings in a 100,000-page space), the main-thread work a page of 100 hits does anyway to
- * highlight and send its answer, and less than the trip to a thread costs on a busy machine
- * (bench/search on 10,000 pages, alternating runs: median 4.10 and 3.65 ms a search with 32 KB
- * here, 3.52 and 2.93 with 128 KB).
+ * The plan by default.
+ *
+ * - Up to 1 MiB of postings is ranked here: the common words of a 100,000-page space (bench/scale's
+ *   queries, up to 709 KB) rank in 1-4 ms, as long as the rest of their 100-hit search takes on
+ *   this thread (reading, highlighting and sending the hits). A word on every page's title
+ *   ("page", 1.0 MB) takes 12 ms.
+ * - On a machine of two cores, the trip to a thread cost more than it saved: the server's thread,
+ *   the ranking threads and the network take turns on two cores, and a thread woken for a
+ *   ranking often waited for one. The 100,000-page space's searches through the API (SQLite,
+ *   alternating runs of 600 each, scratch probe): p99 21.1 and 19.0 ms with rankings of more
+ *   than 128 KB on threads and split, 10.7 and 8.2 ms ranked here; the rankings' own p90 was
+ *   4.0 ms here, 4.6 on threads (medians 1.7 and 2.0).
+ * - Splitting needs a core for each half besides the server's thread: with two, the halves of a
+ *   ranking and the server's thread took turns (the same probe, "page" at 1.0 MB through the API,
+ *   timed to the probe's thread: median 18.1 ms ranked here, 28.8 on one thread, 34.2 split).
  */
-const INLINE_BYTES = 128 * 1024;
-/**
- * Postings larger than this are ranked in halves of their chunks, one on each thread, when both
- * are free: a common word of a 100,000-page space is 5 ms of ranking on one.
- */
-const SPLIT_BYTES = 128 * 1024;
+const DEFAULT_PLAN: RankingPlan = {
+  inlineBytes: 1024 * 1024,
+  splitBytes: availableParallelism() > 2 ? 1024 * 1024 : Number.POSITIVE_INFINITY,
+};
 
 const moduleUrl = new URL(`./wire${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
@@ -147,14 +166,17 @@ function bytesOf(input: RankInput): number {
 
 /**
  * `rankPostings(input)`, on a thread when the postings are large, split over both when they are
- * larger and both are free. A thread that fails ranks nothing: the ranking is then done here,
- * as it would be without threads.
+ * larger and both are free (see `DEFAULT_PLAN`). A thread that fails ranks nothing: the ranking
+ * is then done here, as it would be without threads.
  */
-export async function rankAside(input: RankInput): Promise<PostingsRanking | undefined> {
+export async function rankAside(
+  input: RankInput,
+  plan: RankingPlan = DEFAULT_PLAN,
+): Promise<PostingsRanking | undefined> {
   const bytes = bytesOf(input);
-  if (bytes < INLINE_BYTES) return rankPostings(input);
+  if (bytes < plan.inlineBytes) return rankPostings(input);
   const free = THREADS - threads.filter((t) => t.pending.size > 0).length;
-  if (bytes < SPLIT_BYTES || free < 2) return onThread(input);
+  if (bytes < plan.splitBytes || free < 2) return onThread(input);
   const answers = await Promise.all(halves(input).map(onThread));
   return merged(answers, input.count);
 }
