@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type PostedPage, pagePostings } from '../../src/search/postings/build.js';
 import {
+  CHUNK_BITS,
   chunkOf,
   decode,
   EntryReader,
@@ -490,8 +491,8 @@ describe('ranking from postings', () => {
 
 describe('ranking on a thread', () => {
   /** Every ranking on one thread, or split over both (the default plan depends on the cores). */
-  const ON_THREAD = { inlineBytes: 0, splitBytes: Number.POSITIVE_INFINITY };
-  const SPLIT = { inlineBytes: 0, splitBytes: 0 };
+  const ON_THREAD = { inlineBytes: 0, splitBytes: Number.POSITIVE_INFINITY, sliceMs: 2 };
+  const SPLIT = { inlineBytes: 0, splitBytes: 0, sliceMs: 2 };
 
   it('ranks postings below the plan on the calling thread, starting no thread', async () => {
     const pages = corpus(5, 3000);
@@ -505,9 +506,35 @@ describe('ranking on a thread', () => {
       hidden: new Set(),
       count: 10,
     };
-    expect(await rankAside(input, { inlineBytes: Number.POSITIVE_INFINITY, splitBytes: 0 })).toEqual(
-      rankPostings(input),
-    );
+    const here = { inlineBytes: Number.POSITIVE_INFINITY, splitBytes: 0, sliceMs: 2 };
+    expect(await rankAside(input, here)).toEqual(rankPostings(input));
+    expect(rankingThreads()).toBe(0);
+  });
+
+  it('gives the event loop a turn between the slices of a ranking on the calling thread', async () => {
+    const pages = corpus(9, 7000);
+    const input: RankInput = {
+      must: [{ kind: 'any', terms: ['alpha', 'beta'] }],
+      not: [{ kind: 'any', terms: ['theta'] }],
+      together: undefined,
+      rows: rowsOf(pages),
+      sections: 20000,
+      averageLength: 12,
+      hidden: new Set(),
+      count: 10,
+    };
+    expect(new Set(pages.map((page) => page.num >> CHUNK_BITS)).size).toBeGreaterThan(2);
+    const order: string[] = [];
+    setImmediate(() => order.push('a turn'));
+    // Slices of no time: a turn after every chunk read.
+    const ranked = await rankAside(input, {
+      inlineBytes: Number.POSITIVE_INFINITY,
+      splitBytes: 0,
+      sliceMs: 0,
+    });
+    order.push('ranked');
+    expect(order).toEqual(['a turn', 'ranked']);
+    expect(ranked).toEqual(rankPostings(input));
     expect(rankingThreads()).toBe(0);
   });
 

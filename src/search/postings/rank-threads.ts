@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { TimeSlices } from '../../time-slices.js';
 import type { TermRows } from './codec.js';
-import { type PostingsRanking, type RankInput, rankPostings, sectionsHolding } from './rank.js';
+import { type PostingsRanking, type RankInput, rankPostings, rankSteps, sectionsHolding } from './rank.js';
 import { pack } from './wire.js';
 
 /**
@@ -26,6 +27,8 @@ export interface RankingPlan {
   inlineBytes: number;
   /** Postings of more bytes are ranked in halves, one on each thread, when both are free. */
   splitBytes: number;
+  /** How long a ranking on the calling thread runs before the event loop gets a turn. */
+  sliceMs: number;
 }
 
 /**
@@ -48,6 +51,9 @@ export interface RankingPlan {
 const DEFAULT_PLAN: RankingPlan = {
   inlineBytes: 1024 * 1024,
   splitBytes: availableParallelism() > 2 ? 1024 * 1024 : Number.POSITIVE_INFINITY,
+  // About as long as each other step of a 100-hit search on this thread (reading its hits,
+  // highlighting them, sending them).
+  sliceMs: 2,
 };
 
 const moduleUrl = new URL(`./wire${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
@@ -174,11 +180,25 @@ export async function rankAside(
   plan: RankingPlan = DEFAULT_PLAN,
 ): Promise<PostingsRanking | undefined> {
   const bytes = bytesOf(input);
-  if (bytes < plan.inlineBytes) return rankPostings(input);
+  if (bytes < plan.inlineBytes) return rankInSlices(input, plan.sliceMs);
   const free = THREADS - threads.filter((t) => t.pending.size > 0).length;
   if (bytes < plan.splitBytes || free < 2) return onThread(input);
   const answers = await Promise.all(halves(input).map(onThread));
   return merged(answers, input.count);
+}
+
+/**
+ * A ranking on this thread, with a turn of the event loop every `sliceMs`: a request that
+ * arrives meanwhile waits for the end of a slice, not of the ranking.
+ */
+async function rankInSlices(input: RankInput, sliceMs: number): Promise<PostingsRanking | undefined> {
+  const steps = rankSteps(input);
+  const slices = new TimeSlices(sliceMs);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (slices.due()) await slices.next();
+  }
 }
 
 async function onThread(input: RankInput): Promise<PostingsRanking | undefined> {

@@ -79,17 +79,34 @@ interface Phrase {
 }
 
 export function rankPostings(input: RankInput): PostingsRanking | undefined {
+  return completed(rankSteps(input));
+}
+
+/**
+ * `rankPostings` as steps: it stops after each chunk of pages it reads, so that a caller on the
+ * server's thread can give the event loop a turn between two (rank-threads.ts).
+ */
+export function* rankSteps(input: RankInput): Generator<void, PostingsRanking | undefined> {
   const excluded = new Set<number>();
   for (const match of input.not) {
-    const pages = matchingPages(match, input);
-    if (!pages) return undefined;
-    for (const page of pages) excluded.add(page);
+    // The pages a match left out of the answer is in.
+    const found = new PagesFound();
+    if (!(yield* scan([match], undefined, input, found))) return undefined;
+    for (const page of found.pages) excluded.add(page);
   }
   const top = new TopPages(input.count + 1, input.after);
   const answer = new Answer(top, input.hidden, excluded);
-  if (!scan(input.must, input.together, input, answer)) return undefined;
+  if (!(yield* scan(input.must, input.together, input, answer))) return undefined;
   const pages = top.sorted();
   return { pages: pages.slice(0, input.count), more: pages.length > input.count, total: answer.total };
+}
+
+/** Runs steps to their end. */
+function completed<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** What a scan tells of the pages it finds (an object, not closures: one call target each). */
@@ -157,12 +174,6 @@ class PagesFound implements Visitor {
   tally(): void {}
 }
 
-/** The pages a match (left out of the answer) is in; undefined when it has too many words. */
-function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | undefined {
-  const found = new PagesFound();
-  return scan([match], undefined, input, found) ? found.pages : undefined;
-}
-
 /**
  * Calls the visitor's `visit` with each page where every match is in one section, with its best
  * section's score; when `visit` answers a page, its matching sections' positions are added to it (a hit
@@ -173,12 +184,12 @@ function matchingPages(match: ResolvedMatch, input: RankInput): Set<number> | un
  * words-together tier is left unread, as its page ranks below the answer either way: that
  * phrase's test in every section holding all the words was a third of a two-word ranking.
  */
-function scan(
+function* scan(
   must: readonly ResolvedMatch[],
   together: ResolvedMatch | undefined,
   input: RankInput,
   visitor: Visitor,
-): boolean {
+): Generator<void, boolean> {
   // Every term's roles: which parts it satisfies.
   const roles = new Map<string, Part[]>();
   const phrases: Phrase[] = [];
@@ -340,6 +351,7 @@ function scan(
       visitor.tally(base, counted);
       counted.length = 0;
     }
+    yield;
   }
   slots.give();
   return true;

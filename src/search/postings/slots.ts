@@ -10,8 +10,9 @@ import { CHUNK_BITS } from './codec.js';
 export class Slots {
   /**
    * The slots of the last scan, for the next: every search would otherwise allocate them and
-   * leave them to the collector. A scan never waits, so one at a time uses them; a scan that
-   * throws keeps its slots, and the next takes new ones.
+   * leave them to the collector. A scan keeps them to its end, when it gives them back; a scan
+   * that begins while another waits between two chunks (rank-threads.ts), or after one threw,
+   * takes new ones.
    */
   private static spare: Slots | undefined;
 
