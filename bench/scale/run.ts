@@ -26,7 +26,7 @@
  *   npx tsx bench/scale/run.ts                             # SQLite
  *   DATABASE_URL=postgres://... npx tsx bench/scale/run.ts  # PostgreSQL
  *
- * Env: BENCH_PAGES (100000), BENCH_SPACES (10000), BENCH_SAMPLES per operation (200),
+ * Env: BENCH_PAGES (100000), BENCH_SPACES (10000), BENCH_SAMPLES per operation (1000),
  * BENCH_PARTS (pages,spaces,processes), BENCH_OUT=file.json (the rows as JSON, to merge the
  * SQLite and PostgreSQL runs), BENCH_SECONDS per throughput round (20), BENCH_CONNECTIONS (24),
  * BENCH_SKIP_BUILD=1 (reuse dist/ as it is), BENCH_OP_BUDGET_S (60: sampling of one side of an
