@@ -32,10 +32,12 @@ export const STALE = sql<boolean>`(x.space_id IS NULL OR x.revision_id <> s.revi
   OR COALESCE(x.language, '') <> COALESCE(s.language, ''))`;
 
 /**
- * A sync that wrote this many pages or more optimizes the index after it (SearchIndex.optimize);
- * smaller syncs have it done in the background once they wrote as many together: 10,000 spaces
- * of two pages each, indexed one after the other, left PostgreSQL planning an organization's
- * search without statistics and reading 4 MB pending in each GIN index (p99 126 ms).
+ * Syncs optimize the index (SearchIndex.optimize) once they wrote this many pages together, or as
+ * many as the index asks for (`SearchIndex.optimizeAfter`: on SQLite, half the pages indexed);
+ * the sync that gets there optimizes before it answers when it wrote this many itself, else in
+ * the background. 10,000 spaces of two pages each, indexed one after the other, left PostgreSQL
+ * planning an organization's search without statistics and reading 4 MB pending in each GIN
+ * index (p99 126 ms).
  */
 const OPTIMIZE_AFTER_PAGES = 1000;
 
@@ -82,6 +84,8 @@ export class SearchIndexer {
 
   /** Pages written by syncs since the index was last optimized. */
   private written = 0;
+  /** How many written pages the next optimize waits for, once asked (`SearchIndex.optimizeAfter`). */
+  private optimizeAt: number | undefined;
   private optimizing: Promise<void> | undefined;
   /** The last sync or refresh of each space started in this process (see `exclusive`). */
   private readonly busy = new Map<string, Promise<unknown>>();
@@ -207,17 +211,23 @@ export class SearchIndexer {
     );
     if (outcome === 'raced') return 'raced';
     this.written += pages.length;
-    if (pages.length >= OPTIMIZE_AFTER_PAGES) {
-      this.written = 0;
-      await this.index.optimize();
-    } else if (this.written >= OPTIMIZE_AFTER_PAGES && !this.optimizing) {
-      this.written = 0;
-      this.optimizing = this.index
-        .optimize()
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'optimizing the search index failed'))
-        .finally(() => {
-          this.optimizing = undefined;
-        });
+    if (this.written >= OPTIMIZE_AFTER_PAGES && !this.optimizing) {
+      this.optimizeAt ??= Math.max(OPTIMIZE_AFTER_PAGES, await this.index.optimizeAfter());
+      if (this.written >= this.optimizeAt) {
+        this.written = 0;
+        this.optimizeAt = undefined;
+        // A large sync optimizes before it answers; smaller ones leave it to the background.
+        if (pages.length >= OPTIMIZE_AFTER_PAGES) await this.index.optimize();
+        else
+          this.optimizing = this.index
+            .optimize()
+            .catch((error: unknown) =>
+              this.deps.log.warn({ err: error }, 'optimizing the search index failed'),
+            )
+            .finally(() => {
+              this.optimizing = undefined;
+            });
+      }
     }
     return resuming ? 'resumed' : 'updated';
   }

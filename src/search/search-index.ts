@@ -136,6 +136,11 @@ export interface SearchIndex {
    */
   optimize(): Promise<void>;
   /**
+   * How many pages syncs should write between two runs of `optimize` for it to be worth its
+   * cost, as the index now stands (the indexer never runs it more often than every 1,000).
+   */
+  optimizeAfter(): Promise<number>;
+  /**
    * The first `limit` matching pages after `cursor`, best first (ties in an order of the
    * engine's own, the same for every page of results), with the sections of theirs that
    * matched. The page title is indexed with every section, so a page whose title has the words
@@ -381,6 +386,9 @@ export abstract class SqlSearchIndex implements SearchIndex {
     tiered: boolean,
   ): Promise<Ranking | undefined>;
   abstract optimize(): Promise<void>;
+  async optimizeAfter(): Promise<number> {
+    return 0;
+  }
   /** Deletes the terms of these sections (before their rows go). */
   protected abstract deleteTerms(tx: Tx, spaceId: string, pageIds: string[]): Promise<void>;
   /** Inserts the sections of these pages with their terms; `nums` holds each page's number. */

@@ -3,6 +3,7 @@ import { SiteVisibility } from '@gitbook/api';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signVisitorToken } from '../../src/publish/visitor-token.js';
+import { SearchIndexer } from '../../src/search/indexer.js';
 import { termsMatch } from '../../src/search/pg-terms.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
@@ -1000,6 +1001,54 @@ export function searchSuite(env: Record<string, string>): void {
         }
         await vi.waitFor(() => expect(optimize).toHaveBeenCalled());
         await optimize.mock.results[0]!.value;
+      } finally {
+        optimize.mockRestore();
+      }
+    });
+
+    it('on SQLite, waits until small syncs wrote half the pages indexed before it merges the index whole', async () => {
+      const { deps, services } = server.app.quire;
+      const actor = { userId: owner.id, tokenId: 'test', email: owner.email };
+      // An indexer of its own: the server's counts what the other tests wrote.
+      const indexer = new SearchIndexer(
+        deps,
+        { store: services.store, openapi: services.openapi },
+        services.searchEngine.index,
+      );
+      const pagesOf = async (title: string, count: number) => {
+        const id = await space(title, 'en');
+        const cr = await services.changeRequests.create(actor, id, { subject: 'Pages' });
+        await services.contentWrites.apply(
+          actor,
+          id,
+          cr.row.id,
+          Array.from({ length: count }, (_, p) => ({
+            operation: 'insert_page' as const,
+            title: `Page ${p}`,
+            document: { markdown: `The tapir ${p} of ${title}.` },
+          })),
+        );
+        await services.merges.merge(actor, id, cr.row.id);
+        return id;
+      };
+      // A large index: its first sync merges it whole, before it answers.
+      const optimize = vi.spyOn(services.searchEngine.index, 'optimize');
+      try {
+        // More than the other tests indexed, so that it is most of what is indexed.
+        const held = await deps.db
+          .selectFrom('search_pages')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        const large = Math.max(2400, Number(held.n) + 200);
+        expect(await indexer.sync(await pagesOf('Large index', large))).toBe('updated');
+        expect(optimize).toHaveBeenCalledTimes(1);
+        // Then 1,050 pages in small syncs: past the 1,000 that PostgreSQL's statistics wait for,
+        // short of half the 3,450 and more pages SQLite holds (merging them rewrites them all).
+        for (let s = 0; s < 3; s++)
+          expect(await indexer.sync(await pagesOf(`Small ${s}`, 350))).toBe('updated');
+        // The background optimize begins before the sync answers.
+        expect(optimize).toHaveBeenCalledTimes(deps.dialect === 'sqlite' ? 1 : 2);
+        await optimize.mock.results.at(-1)!.value;
       } finally {
         optimize.mockRestore();
       }
