@@ -30,6 +30,22 @@ export function keepPrepared(sql: string): void {
 }
 
 /**
+ * The rows of a result in an array of our own, pg's emptied. pg's objects that held the rows
+ * reach the old generation and stay there, dead, until the next full collection; until then
+ * every minor collection counts the rows they point to as alive, copies them and then promotes
+ * them, though nothing uses them. A loop reading 100 hit pages (300 rows) over and over: 35% of
+ * the young generation survived each minor collection, 17-24 ms each, 19 MB promoted at every
+ * other one; with pg's array emptied, 8 KB survived, 0.7-1.6 ms each (scratch, --trace-gc-nvp).
+ * In a server, those pauses land on every request.
+ */
+function ownRows(result: pg.QueryResult): unknown[] {
+  if (!result.rows) return [];
+  const rows = result.rows.slice();
+  result.rows.length = 0;
+  return rows;
+}
+
+/**
  * Statements that cannot change data; anything else counts as a write (a conservative guess). A
  * WITH is a read unless one of its parts writes: a word like `update` anywhere makes it a write.
  */
@@ -81,7 +97,8 @@ class QuirePostgresConnection implements DatabaseConnection {
     const name = named.get(sql);
     const values = [...compiledQuery.parameters];
     const result = await this.client.query(name ? { name, text: sql, values } : { text: sql, values });
-    const { command, rowCount, rows } = result;
+    const { command, rowCount } = result;
+    const rows = ownRows(result);
     const dml = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     // A statement that changed no row changes nothing cached: the job worker's polls (an insert
     // that conflicts, a claim that finds nothing) must not empty every process's cache.
@@ -91,7 +108,7 @@ class QuirePostgresConnection implements DatabaseConnection {
     }
     return {
       numAffectedRows: dml ? BigInt(rowCount ?? 0) : undefined,
-      rows: (rows ?? []) as R[],
+      rows: rows as R[],
     };
   }
 
