@@ -53,6 +53,7 @@ import { GzipParts } from './http/gzip-parts.js';
 import { RateLimits, trustProxyOption } from './http/rate-limit.js';
 import { registerRequestHook } from './http/request-hook.js';
 import { RequestLog } from './http/request-log.js';
+import { requestLoggers } from './http/request-logger.js';
 import type { App } from './http/types.js';
 import { Urls } from './http/urls.js';
 import { requestValidatorCompiler, responseSerializerCompiler } from './http/validators.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Kept page revalidations are answered in front of Fastify (front-door.ts).
     serverFactory: door.serverFactory,
     logController: new RequestLog(),
+    childLoggerFactory: requestLoggers,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // No `ajv` option: the validator compiler set below replaces Fastify's, so it would have no
     // effect; validation options are in src/validation.ts (makeAjv).

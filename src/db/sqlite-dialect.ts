@@ -61,7 +61,8 @@ class QuireSqliteAdapter extends SqliteAdapter {
 export class SqliteChanges {
   localWrites = 0;
   private readonly dataVersion: SQLite.Statement;
-  private memo: number | undefined;
+  private memo: string | undefined;
+  private memoWrites = 0;
 
   constructor(sqlite: SQLite.Database) {
     this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
@@ -69,12 +70,16 @@ export class SqliteChanges {
 
   generation(): string {
     if (this.memo === undefined) {
-      this.memo = this.dataVersion.get() as number;
+      this.memo = `${this.localWrites}:${this.dataVersion.get() as number}`;
+      this.memoWrites = this.localWrites;
       setImmediate(() => {
         this.memo = undefined;
       });
+    } else if (this.memoWrites !== this.localWrites) {
+      this.memo = `${this.localWrites}:${this.memo.slice(this.memo.indexOf(':') + 1)}`;
+      this.memoWrites = this.localWrites;
     }
-    return `${this.localWrites}:${this.memo}`;
+    return this.memo;
   }
 }
 

@@ -12,8 +12,11 @@ import type { App } from './types.js';
 
 /** Published sites served at the root of their own hostname (see publish/routes.ts). */
 export interface CustomHostSites {
-  /** The custom hostname of a site this request is for, or undefined when it is not for one. */
-  hostOf(request: FastifyRequest): Promise<string | undefined>;
+  /**
+   * The custom hostname of a site this request is for, or undefined when it is not for one;
+   * known at once for most requests (the API's own host, addresses), without a promise.
+   */
+  hostOf(request: FastifyRequest): string | undefined | Promise<string | undefined>;
   serve(request: FastifyRequest, reply: FastifyReply, hostname: string): Promise<FastifyReply>;
 }
 
@@ -45,7 +48,8 @@ export function registerRequestHook(app: App, limits: RateLimits, sites: CustomH
 
     // `request.ip` is the client address: the socket's, or X-Forwarded-For's as far as
     // QUIRE_TRUST_PROXY allows (Fastify's trustProxy).
-    const siteHost = await sites.hostOf(request);
+    const host = sites.hostOf(request);
+    const siteHost = typeof host === 'object' ? await host : host;
     if (siteHost !== undefined) {
       limits.countSite(request.ip, reply);
       return sites.serve(request, reply, siteHost);

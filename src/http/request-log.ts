@@ -1,4 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { RequestLogger } from './request-logger.js';
 
 /**
  * One access-log line per request, written when it completes (method, URL, status, time), in
@@ -19,8 +20,13 @@ export class RequestLog extends LogController {
   ): void {
     if (this.isLogDisabled(request)) return;
     const entry = completedEntry(request.method, request.url, reply.statusCode, reply.elapsedTime);
-    if (error) reply.log.error({ ...entry, err: error }, 'request errored');
-    else reply.log.info(entry, 'request completed');
+    const log = reply.log;
+    // Through the parent when request.log built no child of its own (request-logger.ts).
+    if (log instanceof RequestLogger) {
+      if (error) log.line('error', { ...entry, err: error }, 'request errored');
+      else log.line('info', entry, 'request completed');
+    } else if (error) log.error({ ...entry, err: error }, 'request errored');
+    else log.info(entry, 'request completed');
   }
 }
 

@@ -45,14 +45,14 @@ export function publishedSiteRoutes(app: App, server: SiteServer): void {
 export function customHostSites(publicUrl: string, server: SiteServer, gzip: GzipParts): CustomHostSites {
   const publicHost = publicHostOf(publicUrl);
   return {
-    async hostOf(request) {
+    hostOf(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const host = (request.headers.host ?? '').toLowerCase();
       const hostname = host.replace(/:\d+$/, '');
       // The API's own host, addresses and localhost are never custom site hostnames.
       if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0)
         return undefined;
-      return (await server.hasHostname(hostname)) ? hostname : undefined;
+      return server.hasHostname(hostname).then((has) => (has ? hostname : undefined));
     },
     async serve(request, reply, hostname) {
       const path = new URL(request.url, 'http://x').pathname.replace(/^\/+/, '');
