@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import { agentInstructionRoutes } from './areas/agent-instructions/routes.js';
 import { reviewRoutes } from './areas/change-requests/review-routes.js';
@@ -74,6 +74,11 @@ export interface AppOptions {
   jobs?: QueueOptions | false;
 }
 
+function emptyBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  if (request.body == null) request.body = {};
+  done();
+}
+
 /** Builds the whole server (used by `quire serve` and by the tests), without listening. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
@@ -130,9 +135,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   compressAnswers(app);
   // A request without a body, on a route that takes one, is validated as `{}`: optional bodies
   // then pass, and required fields are named ("body.title is required") rather than the body.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body == null && request.routeOptions.schema?.body) request.body = {};
-    done();
+  // On those routes only, ahead of their own: a hook is a cost on every request it could see.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const own = route.preValidation;
+    route.preValidation = [emptyBody, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
   });
 
   const siteServer = new SiteServer(deps, services);

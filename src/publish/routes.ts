@@ -44,14 +44,20 @@ export function publishedSiteRoutes(app: App, server: SiteServer): void {
 /** Sites at the root of their custom hostnames: GET and HEAD on a Host that a site claims. */
 export function customHostSites(publicUrl: string, server: SiteServer, gzip: GzipParts): CustomHostSites {
   const publicHost = publicHostOf(publicUrl);
+  // Host headers that never name a site, as sent: the same few arrive on nearly every request.
+  const neverSites = new Set<string>();
   return {
     hostOf(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      const host = (request.headers.host ?? '').toLowerCase();
+      const sent = request.headers.host ?? '';
+      if (neverSites.has(sent)) return undefined;
+      const host = sent.toLowerCase();
       const hostname = host.replace(/:\d+$/, '');
       // The API's own host, addresses and localhost are never custom site hostnames.
-      if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0)
+      if (host === publicHost || hostname === 'localhost' || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) {
+        if (neverSites.size < 1_000) neverSites.add(sent);
         return undefined;
+      }
       return server.hasHostname(hostname).then((has) => (has ? hostname : undefined));
     },
     async serve(request, reply, hostname) {

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { prepared } from '../../src/db/prepared.js';
 import { ReadCache } from '../../src/db/read-cache.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-cache-'));
@@ -111,6 +112,26 @@ describe('read cache', () => {
     expect(inside).not.toBe(before);
     expect(await kept()).not.toBe(inside);
     expect(await db.selectFrom('users').select('id').execute()).toEqual([{ id: 'a' }]);
+    await database.close();
+  });
+
+  it('keeps the answers of a prepared query apart by every parameter, whatever order they are given in', async () => {
+    const database = await openDatabase({ sqliteFile: path.join(dir, 'prepared.db') });
+    await migrateToLatest(database);
+    const { db } = database;
+    const echo = prepared(
+      db,
+      (p: { a: string | number | null; b: string | number | null }) =>
+        db.selectNoFrom((eb) => [eb.val(p.a).as('a'), eb.val(p.b).as('b')]),
+      database.cache,
+    );
+    await nextTurn();
+    expect(await echo.first({ a: 'x', b: 'y' })).toEqual({ a: 'x', b: 'y' });
+    expect(await echo.first({ b: 'x', a: 'y' })).toEqual({ a: 'y', b: 'x' });
+    expect(await echo.first({ a: '1', b: null })).toEqual({ a: '1', b: null });
+    expect(await echo.first({ a: 1, b: null })).toEqual({ a: 1, b: null });
+    expect(await echo.first({ a: 1, b: 'null' })).toEqual({ a: 1, b: 'null' });
+    expect(await echo.first({ b: 'y', a: 'x' })).toEqual({ a: 'x', b: 'y' });
     await database.close();
   });
 });
