@@ -13,7 +13,8 @@ export interface ChangeSource {
 }
 
 export class ReadCache {
-  private readonly entries = new Map<string, { generation: string; value: unknown }>();
+  /** Each answer kept as a settled promise: a hit hands out the same one, allocating nothing. */
+  private readonly entries = new Map<string, { generation: string; answer: Promise<unknown> }>();
 
   constructor(
     private readonly source: ChangeSource,
@@ -25,15 +26,16 @@ export class ReadCache {
     return this.source.sync?.();
   }
 
-  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+  read<T>(key: string, load: () => Promise<T>): Promise<T> {
     const generation = this.source.generation();
     if (generation === undefined) return load();
     const hit = this.entries.get(key);
-    if (hit && hit.generation === generation) return hit.value as T;
-    const value = await load();
-    if (this.entries.size >= this.capacity) this.entries.clear();
-    this.entries.set(key, { generation, value: deepFreeze(value) });
-    return value;
+    if (hit && hit.generation === generation) return hit.answer as Promise<T>;
+    return load().then((value) => {
+      if (this.entries.size >= this.capacity) this.entries.clear();
+      this.entries.set(key, { generation, answer: Promise.resolve(deepFreeze(value)) });
+      return value;
+    });
   }
 }
 
