@@ -1,3 +1,5 @@
+import { deepFreeze } from '../deep-freeze.js';
+
 /**
  * A cache of the lookups every request repeats (the token, the caller's membership and
  * organization), valid only while the database is unchanged: each entry carries the generation
@@ -37,13 +39,4 @@ export class ReadCache {
       return value;
     });
   }
-}
-
-/** Cached rows are shared between requests; freezing them makes an accidental mutation throw. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

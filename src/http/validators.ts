@@ -1,6 +1,7 @@
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { makeAjv } from '../validation.js';
+import { isSharedAnswer } from './shared-answers.js';
 
 /**
  * Request validation with the server's one Ajv setup (src/validation.ts): bodies are JSON and
@@ -18,6 +19,8 @@ export function requestValidatorCompiler(): FastifySchemaCompiler<unknown> {
 /**
  * Response serializers, built once per schema object: every route declares the same error
  * schemas, and building a serializer per route and status made most of the start-up time.
+ * A shared answer (shared-answers.ts) never changes, so each serializer writes it once and
+ * hands out the same string to every request that sends it.
  */
 export function responseSerializerCompiler(): FastifySerializerCompiler<unknown> {
   const built = new WeakMap<object, (data: unknown) => string>();
@@ -25,11 +28,24 @@ export function responseSerializerCompiler(): FastifySerializerCompiler<unknown>
     const key = schema as object;
     let serialize = built.get(key);
     if (!serialize) {
-      serialize = fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as (
-        data: unknown,
-      ) => string;
+      serialize = writeSharedOnce(
+        fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as (data: unknown) => string,
+      );
       built.set(key, serialize);
     }
     return serialize;
+  };
+}
+
+function writeSharedOnce(serialize: (data: unknown) => string): (data: unknown) => string {
+  const written = new WeakMap<object, string>();
+  return (data) => {
+    if (!isSharedAnswer(data)) return serialize(data);
+    let text = written.get(data);
+    if (text === undefined) {
+      text = serialize(data);
+      written.set(data, text);
+    }
+    return text;
   };
 }

@@ -195,6 +195,29 @@ describe('updating an organization', () => {
   });
 });
 
+describe('repeated reads', () => {
+  // The read of an organization is answered from one shared answer while the database is
+  // unchanged (shared-answers.ts): a change of the organization or of the caller's role shows at once.
+  it("shows a change of the organization, or of the caller's role, on the next read", async () => {
+    const reader = await createUser(server);
+    await addMember(owner, orgId, reader, 'read');
+    const first = await reader.api.orgs.getOrganizationById(orgId);
+    const again = await reader.api.orgs.getOrganizationById(orgId);
+    expect(again.data).toEqual(first.data);
+    expect(first.data.permissions.admin).toBe(false);
+    expect((await owner.api.orgs.getOrganizationById(orgId)).data.permissions.admin).toBe(true);
+
+    const title = `Renamed ${Date.now()}`;
+    await owner.api.orgs.updateOrganizationById(orgId, { title });
+    expect((await reader.api.orgs.getOrganizationById(orgId)).data.title).toBe(title);
+
+    await owner.api.orgs.updateMemberInOrganizationById(orgId, reader.id, { role: 'admin' as never });
+    const promoted = await reader.api.orgs.getOrganizationById(orgId);
+    expect(promoted.data.permissions.admin).toBe(true);
+    expect(promoted.data.title).toBe(title);
+  });
+});
+
 describe('email domains', () => {
   it('lets people of an allowed domain find and join the organization', async () => {
     const domain = `joiners${Date.now()}.test`;
