@@ -23,6 +23,11 @@ export class ReadCache {
     private readonly capacity = 10_000,
   ) {}
 
+  /** The database's generation now (undefined while it cannot be told): what a cached answer is valid for. */
+  generation(): string | undefined {
+    return this.source.generation();
+  }
+
   /** Called as a request arrives, before anything it reads. */
   sync(): Promise<void> | undefined {
     return this.source.sync?.();

@@ -24,6 +24,13 @@ export interface SiteViewNeeds {
 export class SiteViews {
   private buffer: PageView[] = [];
   private dropped = 0;
+  /**
+   * The organizations the last flushes found without installations, and the database's
+   * generation before they looked: their views go to no one until the database changes, so they
+   * are not kept. A busy public site of such an organization otherwise filled the buffer, and the
+   * log said every two seconds that views no one would receive were dropped.
+   */
+  private unheard: { generation: string; orgs: Set<string> } | undefined;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
 
@@ -36,9 +43,17 @@ export class SiteViews {
   }
 
   readonly record = (view: PageView): void => {
+    const unheard = this.unheard;
+    if (unheard?.orgs.has(view.orgId) && unheard.generation === this.deps.database.cache.generation()) return;
     if (this.buffer.length >= MAX_BUFFERED) this.dropped++;
-    else this.buffer.push(view);
+    else {
+      this.buffer.push(view);
+      this.kept++;
+    }
   };
+
+  /** Views kept for delivery since the start (tests read it). */
+  kept = 0;
 
   /** Turns the buffered views into delivery jobs (tests and shutdown call it directly). */
   flush(): Promise<void> {
@@ -59,8 +74,17 @@ export class SiteViews {
     const views = this.buffer;
     this.buffer = [];
     const orgIds = [...new Set(views.map((v) => v.orgId))];
+    // Read before the look: an installation made after it moves the generation past this one.
+    // Brought up to date first: PostgreSQL's reading is trusted only for a moment.
+    await this.deps.database.cache.sync();
+    const generation = this.deps.database.cache.generation();
     await this.deps.db.transaction().execute(async (tx) => {
       const installations = await this.needs.installationIdsInOrgs(tx, orgIds);
+      const heard = new Set(installations.map((installation) => installation.org_id));
+      this.remember(
+        generation,
+        orgIds.filter((orgId) => !heard.has(orgId)),
+      );
       for (const installation of installations) {
         const events = views
           .filter((v) => v.orgId === installation.org_id)
@@ -80,6 +104,13 @@ export class SiteViews {
         }
       }
     });
+  }
+
+  private remember(generation: string | undefined, unheard: string[]): void {
+    if (generation === undefined) return;
+    const orgs = this.unheard?.generation === generation ? this.unheard.orgs : new Set<string>();
+    for (const orgId of unheard) orgs.add(orgId);
+    this.unheard = { generation, orgs };
   }
 
   close(): Promise<void> {
