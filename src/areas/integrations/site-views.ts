@@ -48,12 +48,16 @@ export class SiteViews {
     if (this.buffer.length >= MAX_BUFFERED) this.dropped++;
     else {
       this.buffer.push(view);
-      this.kept++;
+      this.keptSoFar++;
     }
   };
 
+  private keptSoFar = 0;
+
   /** Views kept for delivery since the start (tests read it). */
-  kept = 0;
+  get kept(): number {
+    return this.keptSoFar;
+  }
 
   /** Turns the buffered views into delivery jobs (tests and shutdown call it directly). */
   flush(): Promise<void> {
