@@ -94,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // The client address (request.ip) behind reverse proxies: QUIRE_TRUST_PROXY, off by default.
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestId,
-    // Kept page revalidations are answered in front of Fastify (front-door.ts).
+    // Kept page revalidations and API reads are answered in front of Fastify (front-door.ts).
     serverFactory: door.serverFactory,
     logController: new RequestLog(),
     childLoggerFactory: requestLoggers,
@@ -145,7 +145,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const siteServer = new SiteServer(deps, services);
   const limits = new RateLimits(config, clock);
   registerRequestHook(app, limits, customHostSites(config.publicUrl, siteServer, gzip));
-  door.open({ revalidate: (request, admit) => siteServer.revalidate(request, admit), limits, log: app.log });
+  door.open({
+    revalidate: (request, admit) => siteServer.revalidate(request, admit),
+    authenticate: (digest) => services.tokens.authenticate(digest),
+    limits,
+    log: app.log,
+  });
   app.addHook('preClose', (done) => {
     door.close();
     done();

@@ -13,3 +13,9 @@ export function corsHeaders(origin: string | undefined): Record<string, string> 
     ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS }
     : undefined;
 }
+
+/** `corsHeaders` as names and values one after the other, added to a head being written. */
+export function pushCorsHeaders(origin: string | undefined, head: (string | number)[]): void {
+  if (origin)
+    head.push('Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+}

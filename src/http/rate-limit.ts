@@ -138,6 +138,26 @@ export class RateLimits {
   }
 
   /**
+   * Counts an API request answered before routing (front-door.ts) and adds its `X-RateLimit-*`
+   * headers to the head being written (none when limits are off); false past the limit, when it
+   * is not answered there and the request hook counts it once more and refuses it (`countApi`).
+   */
+  admitsApi(key: string, head: (string | number)[]): boolean {
+    if (!this.api.enabled) return true;
+    const decision = this.api.hit(key);
+    if (!decision.allowed) return false;
+    head.push(
+      'X-RateLimit-Limit',
+      decision.limit,
+      'X-RateLimit-Remaining',
+      decision.remaining,
+      'X-RateLimit-Reset',
+      decision.reset,
+    );
+    return true;
+  }
+
+  /**
    * Counts a published-site request answered before routing (front-door.ts), unless the address
    * is past the limit: then it is not answered there, and the request hook counts it once more
    * and refuses it (`countSite`); an address past its limit is refused either way.

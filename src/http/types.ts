@@ -19,7 +19,7 @@ export interface QuireContext {
   services: Services;
   authz: Authorizer;
   urls: Urls;
-  /** What is answered before routing (kept page revalidations). */
+  /** What is answered before routing (kept page revalidations and API reads). */
   frontDoor: FrontDoor;
   /** Compressed blocks of the large answers kept as buffers (page trees, site fragments). */
   gzip: GzipParts;

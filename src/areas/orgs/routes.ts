@@ -13,7 +13,7 @@ import {
 } from './schemas.js';
 
 export function orgRoutes(app: App): void {
-  const { services, urls } = app.quire;
+  const { services, urls, frontDoor } = app.quire;
   const tags = ['organizations'];
   // The hottest read of the API: the service hands out one frozen view per cached row.
   const presentCached = presentShared((view: OrgView) => presentOrganization(view, urls));
@@ -61,6 +61,8 @@ export function orgRoutes(app: App): void {
         params: OrgParams,
         response: { 200: Organization, ...STANDARD_ERRORS },
       },
+      // Clients poll it: answered again before routing while the database is unchanged.
+      ...frontDoor.kept.hooks,
     },
     async (request) => presentCached(await services.orgs.get(request.actor, request.params.organizationId)),
   );
