@@ -130,6 +130,54 @@ describe('API reads answered before routing', () => {
   });
 });
 
+describe('API reads answered before routing: the user and a space', () => {
+  let server: TestServer;
+  let owner: TestUser;
+  let reader: TestUser;
+  let spaceId: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    owner = await createUser(server, { name: 'Space owner' });
+    reader = await createUser(server, { name: 'Space reader' });
+    const orgId = await createOrg(owner);
+    await addMember(owner, orgId, reader, 'read');
+    spaceId = (await owner.api.orgs.createSpace(orgId, { title: 'Polled space' })).data.id;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function readAtDoor(user: TestUser, path: string) {
+    const door = server.app.quire.frontDoor;
+    for (let i = 0; i < 3; i++) {
+      const before = door.answeredReads;
+      const answer = await fetch(`${server.url}${path}`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      if (door.answeredReads === before + 1) return answer;
+    }
+    throw new Error(`${path} never answered before routing`);
+  }
+
+  it('answers GET /v1/user with the caller, and GET /v1/spaces/{id} as it is now', async () => {
+    for (const user of [owner, reader]) {
+      const me = (await (await readAtDoor(user, '/v1/user')).json()) as { id: string };
+      expect(me.id).toBe(user.id);
+    }
+    const space = async (user: TestUser) =>
+      (await (await readAtDoor(user, `/v1/spaces/${spaceId}`)).json()) as {
+        title: string;
+        permissions: { edit: boolean };
+      };
+    expect(await space(owner)).toMatchObject({ title: 'Polled space', permissions: { edit: true } });
+    expect(await space(reader)).toMatchObject({ title: 'Polled space', permissions: { edit: false } });
+    await owner.api.spaces.updateSpaceById(spaceId, { title: 'Polled space, renamed' });
+    const renamed = await owner.api.spaces.getSpaceById(spaceId);
+    expect(renamed.data.title).toBe('Polled space, renamed');
+    expect((await space(reader)).title).toBe('Polled space, renamed');
+  });
+});
+
 describe('API reads answered before routing, with a small rate limit', () => {
   let server: TestServer;
   let owner: TestUser;

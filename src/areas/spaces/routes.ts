@@ -14,7 +14,7 @@ import {
 } from './schemas.js';
 
 export function spaceRoutes(app: App): void {
-  const { services, urls } = app.quire;
+  const { services, urls, frontDoor } = app.quire;
   const tags = ['spaces'];
 
   app.post(
@@ -68,6 +68,8 @@ export function spaceRoutes(app: App): void {
         querystring: GetSpaceQuery,
         response: { 200: Space, ...STANDARD_ERRORS },
       },
+      // Tools poll it for a space's revision: answered again before routing while nothing changed.
+      ...frontDoor.kept.hooks,
     },
     async (request) => presentSpace(await services.spaces.view(request.actor, request.params.spaceId), urls),
   );

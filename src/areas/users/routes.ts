@@ -4,7 +4,7 @@ import { presentUser } from './present.js';
 import { User, UserParams } from './schemas.js';
 
 export function userRoutes(app: App): void {
-  const { services, urls } = app.quire;
+  const { services, urls, frontDoor } = app.quire;
 
   app.get(
     '/v1/user',
@@ -15,6 +15,8 @@ export function userRoutes(app: App): void {
         summary: 'The user behind the token',
         response: { 200: User, ...STANDARD_ERRORS },
       },
+      // Every client asks it first: answered again before routing while nothing changed.
+      ...frontDoor.kept.hooks,
     },
     async (request) => presentUser(await services.users.get(request.actor.userId), urls),
   );
