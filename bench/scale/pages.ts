@@ -152,6 +152,22 @@ async function run(server: InProcess, pages: number) {
 
   log('reads (API):');
   await both('GET space', (side) => () => get(client, `/v1/spaces/${side.spaceId}`));
+  // Pages never read before on either side: the page's document is made from its stored
+  // markdown on its first read, then kept. The next row reads 1,000 pages of each side, which on
+  // the 100-page space are its leaves over and over (warm after the first pass) and on the large
+  // space are 1,000 pages read for the first time; this row compares first reads with first reads.
+  const firstReads = Math.min(80, SAMPLES, small.leaves.length - 11);
+  const unread = (side: Side, i: number) =>
+    `/v1/spaces/${side.spaceId}/content/page/${side.ids[leafAt(side, side === large ? 5000 + i : 1 + (i < 0 ? firstReads - 1 - i : i))]}`;
+  const firstRead = await compare(
+    'GET page by id, first read of that page',
+    (i) => get(client, unread(large, i)),
+    (i) => get(client, unread(small, i)),
+    { samples: firstReads, warmup: 10 },
+  );
+  latencyRow('pages', 'GET page by id, first read of that page', firstRead.large, firstRead.small, {
+    note: `small: ${firstReads} pages`,
+  });
   await both(
     'GET page by id',
     (side) => (i) => get(client, `/v1/spaces/${side.spaceId}/content/page/${side.ids[leafAt(side, i)]}`),
