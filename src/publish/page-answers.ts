@@ -1,4 +1,3 @@
-import { Lru } from '../lru.js';
 import type { PublishedSite } from './site-data.js';
 
 /** The view a page answer records (see SiteServer's `siteViews`), less who asked. */
@@ -33,6 +32,11 @@ export interface PageAnswer {
   view: ViewedPage | undefined;
 }
 
+/** A kept answer, and whether it was used since eviction last passed over it. */
+interface KeptAnswer extends PageAnswer {
+  used: boolean;
+}
+
 /**
  * What a kept answer is found by: the request line's URL as it came, on its protocol and Host.
  * Left raw rather than parsed, so that it is built alike before routing (the front door) and
@@ -52,9 +56,19 @@ export function answerKey(protocol: string, host: string, rawUrl: string): strin
  * or another) makes the next request go the whole way again.
  */
 export class PageAnswers {
-  private readonly kept = new Lru<string, PageAnswer>(8192);
+  /**
+   * In the order kept; a hit only marks its answer used. When full, the oldest answer goes, unless
+   * it was used since it was last passed over: then it is kept as the newest, unmarked (a second
+   * chance), and the next oldest is looked at. An LRU that moved each hit to the newest cost
+   * three hash lookups and the map's regrowth on every revalidation (perf under bench/site B:
+   * 6% of the server's time).
+   */
+  private readonly kept = new Map<string, KeptAnswer>();
+
+  constructor(private readonly capacity = 8192) {}
 
   keep(key: string, published: PublishedSite, answer: Omit<PageAnswer, 'published'>): void {
+    if (!this.kept.delete(key) && this.kept.size >= this.capacity) this.forgetOne();
     // Field by field, not spread: objects spread from another and given one more field each had
     // a hidden class of their own, so every read of a kept answer's fields missed V8's inline
     // caches (6% of the server's time under bench/site B, perf).
@@ -66,11 +80,29 @@ export class PageAnswers {
       etag: answer.etag,
       headers: answer.headers,
       view: answer.view,
+      used: false,
     });
   }
 
   get(key: string): PageAnswer | undefined {
-    return this.kept.get(key);
+    const answer = this.kept.get(key);
+    if (answer) answer.used = true;
+    return answer;
+  }
+
+  /** How many answers are kept. */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  private forgetOne(): void {
+    // Entries set again during the loop come round again: once every mark is cleared, one goes.
+    for (const [key, answer] of this.kept) {
+      this.kept.delete(key);
+      if (!answer.used) return;
+      answer.used = false;
+      this.kept.set(key, answer);
+    }
   }
 
   /**
