@@ -72,13 +72,6 @@ export class KeptReads {
     return this.reads.has(`${host} ${url}`);
   }
 
-  /** How many answers are kept: a test's and an operator's view. */
-  get size(): number {
-    let count = 0;
-    for (const byToken of this.reads.values()) count += byToken.size;
-    return count;
-  }
-
   private keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
     const generation = this.startedAt.get(request);
     const actor = request.actor;

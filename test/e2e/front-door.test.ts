@@ -2,6 +2,7 @@ import { type Site, SiteVisibility } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PageView } from '../../src/publish/site-server.js';
 import { createOrg, createUser, type TestUser } from '../helpers/factories.js';
+import { comparableHeaders } from '../helpers/headers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { docsSpace, publishedSite, visit } from '../helpers/sites.js';
 
@@ -14,15 +15,6 @@ import { docsSpace, publishedSite, visit } from '../helpers/sites.js';
 function rootOf(site: Site): string {
   const url = site.urls.published!;
   return url.endsWith('/') ? url : `${url}/`;
-}
-
-/** The headers both paths must agree on: all but the request id and the date. */
-function comparable(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (name !== 'x-request-id' && name !== 'date') kept[name] = value;
-  });
-  return kept;
 }
 
 async function setUp(server: TestServer) {
@@ -65,7 +57,7 @@ describe('revalidations answered before routing', () => {
       expect(early.status).toBe(304);
       expect(door().answered).toBe(before + 1);
 
-      expect(comparable(early.headers)).toEqual(comparable(routed.headers));
+      expect(comparableHeaders(early.headers)).toEqual(comparableHeaders(routed.headers));
       expect(early.headers.get('etag')).toBe(etag);
       expect(early.headers.get('access-control-allow-origin')).toBe('*');
       expect(early.headers.get('access-control-expose-headers')).toContain('X-Request-Id');

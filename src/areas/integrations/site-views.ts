@@ -31,6 +31,7 @@ export class SiteViews {
    * log said every two seconds that views no one would receive were dropped.
    */
   private unheard: { generation: string; orgs: Set<string> } | undefined;
+  private keptSoFar = 0;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
 
@@ -51,8 +52,6 @@ export class SiteViews {
       this.keptSoFar++;
     }
   };
-
-  private keptSoFar = 0;
 
   /** Views kept for delivery since the start (tests read it). */
   get kept(): number {
