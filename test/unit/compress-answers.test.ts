@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressAnswers } from '../../src/http/compress-answers.js';
+import { bytesAtLeast, compressAnswers } from '../../src/http/compress-answers.js';
 import type { App } from '../../src/http/types.js';
 
 /** A bare Fastify server with the hook alone: which answers it compresses, and how they decode. */
@@ -68,6 +68,22 @@ describe('answers made for one request, in gzip', () => {
       const answer = await get(url);
       expect(answer.headers['content-encoding']).toBeUndefined();
       expect(answer.rawPayload.length).toBe(100_000);
+    }
+  });
+});
+
+describe('bytesAtLeast', () => {
+  it('tells a length in UTF-8 bytes, whether counted or told from the length', () => {
+    // Strings whose UTF-8 length differs from their length: 1, 2, 3 and 4 bytes a character.
+    for (const char of ['a', 'é', '…', '😀']) {
+      for (const count of [1, 10, 11, 12, 30, 40]) {
+        const text = char.repeat(count);
+        const bytes = Buffer.byteLength(text);
+        for (const limit of [bytes - 1, bytes, bytes + 1, text.length, text.length * 3, 35]) {
+          expect(bytesAtLeast(text, limit)).toBe(bytes >= limit);
+          expect(bytesAtLeast(Buffer.from(text), limit)).toBe(bytes >= limit);
+        }
+      }
     }
   });
 });
