@@ -34,6 +34,7 @@ import * as searchPostingsGeneration from './migrations/0031-search-postings-gen
 import * as siblingOrder from './migrations/0032-sibling-order.js';
 import * as searchOrgTerms from './migrations/0033-search-org-terms.js';
 import * as searchPendingRevision from './migrations/0034-search-pending-revision.js';
+import * as searchOrgPages from './migrations/0035-search-org-pages.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032-sibling-order': siblingOrder,
   '0033-search-org-terms': searchOrgTerms,
   '0034-search-pending-revision': searchPendingRevision,
+  '0035-search-org-pages': searchOrgPages,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -515,6 +515,15 @@ export interface SearchSpaceStatsTable {
   generation: Generated<number>;
 }
 
+/** An indexed page's number among its organization's (0035; search/postings/org-postings.ts). */
+export interface SearchOrgPagesTable {
+  org_id: string;
+  onum: number;
+  space_id: string;
+  /** Its number in its space (search_pages.num). */
+  num: number;
+}
+
 /** Git sync of a space (src/areas/git). */
 export interface GitSyncsTable {
   space_id: string;
@@ -922,6 +931,7 @@ export interface Tables {
   search_postings: SearchPostingsTable;
   search_terms: SearchTermsTable;
   search_space_stats: SearchSpaceStatsTable;
+  search_org_pages: SearchOrgPagesTable;
   git_syncs: GitSyncsTable;
   import_runs: ImportRunsTable;
   storage_uploads: StorageUploadsTable;

@@ -163,8 +163,8 @@ export class SearchEngine {
 
   /**
    * Syncs every space whose index is behind, drops the index of spaces that are gone, and builds
-   * the postings of spaces indexed without them, until `budgetMs` has passed; answers whether
-   * some are left.
+   * the postings of spaces and organizations indexed without them, until `budgetMs` has passed;
+   * answers whether some are left.
    */
   async reconcile(budgetMs = Number.POSITIVE_INFINITY): Promise<{ synced: number; remaining: boolean }> {
     const started = Date.now();
@@ -202,13 +202,27 @@ export class SearchEngine {
     const failed = new Set<string>();
     for (;;) {
       const behind = (await this.index.postingsBehind(failed.size + 10)).filter((id) => !failed.has(id));
-      if (behind.length === 0) return { synced, remaining: false };
+      if (behind.length === 0) break;
       for (const spaceId of behind) {
         try {
           await db.transaction().execute((tx) => this.index.buildPostings(tx, spaceId));
         } catch (error) {
           failed.add(spaceId);
           this.deps.log.error({ err: error, spaceId }, 'search postings build failed');
+        }
+        if (Date.now() - started > budgetMs) return { synced, remaining: true };
+      }
+    }
+    // Organizations without postings: ranked by the engine until they have them.
+    for (;;) {
+      const behind = (await this.index.orgPostingsBehind(failed.size + 10)).filter((id) => !failed.has(id));
+      if (behind.length === 0) return { synced, remaining: false };
+      for (const orgId of behind) {
+        try {
+          await db.transaction().execute((tx) => this.index.buildOrgPostings(tx, orgId));
+        } catch (error) {
+          failed.add(orgId);
+          this.deps.log.error({ err: error, orgId }, 'search postings build of an organization failed');
         }
         if (Date.now() - started > budgetMs) return { synced, remaining: true };
       }

@@ -168,6 +168,7 @@ export class PostgresSearchIndex extends SqlSearchIndex {
    * moves them: no search of the old organization finds them once it commits.
    */
   override async spacesMoving(tx: Tx, spaceIds: string[], orgId: string): Promise<void> {
+    await super.spacesMoving(tx, spaceIds, orgId);
     for (const [table, column] of ORG_TERM_TABLES)
       await sql`UPDATE ${sql.id(table)} x SET ${sql.id(column)} = ts_delete(x.${sql.id(column)}, '§§' || s.org_id)
           || array_to_tsvector(ARRAY[${orgTerm(orgId)}])

@@ -7,6 +7,7 @@ import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from 
 import { fold, type SectionTerms, stemmerOf, stemTerm, words } from './analyzer.js';
 import { digest } from './digest.js';
 import { POSITION_SPAN } from './postings/codec.js';
+import { OrgPostings, orgKey } from './postings/org-postings.js';
 import type { PostingsRanking } from './postings/rank.js';
 import { PostingsSearch } from './postings/search.js';
 import { PostingsStore, type ReadAside } from './postings/store.js';
@@ -130,6 +131,10 @@ export interface SearchIndex {
   postingsBehind(limit: number): Promise<string[]>;
   /** A space's postings, from what is indexed of it. */
   buildPostings(tx: Tx, spaceId: string): Promise<void>;
+  /** Organizations whose spaces are indexed but which have no postings yet, at most `limit`. */
+  orgPostingsBehind(limit: number): Promise<string[]>;
+  /** An organization's postings, from what is indexed of its spaces. */
+  buildOrgPostings(tx: Tx, orgId: string): Promise<void>;
   /**
    * After a large write, outside any transaction: brings the engine's structures and its query
    * planner's statistics up to date for the new size of the index.
@@ -211,6 +216,7 @@ export function chunks<T>(items: T[], size = CHUNK): T[][] {
 export abstract class SqlSearchIndex implements SearchIndex {
   private readonly postings: PostingsStore;
   private readonly postingsSearch: PostingsSearch;
+  private readonly orgPostings: OrgPostings;
 
   constructor(
     protected readonly db: Db,
@@ -226,6 +232,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
   ) {
     this.postings = new PostingsStore(db, postingsPages !== undefined, readAside, turnsInWrites);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
+    this.orgPostings = new OrgPostings(db, this.postings);
   }
 
   private reads: ReadCache | undefined;
@@ -275,6 +282,8 @@ export abstract class SqlSearchIndex implements SearchIndex {
           });
     if (ranked && spaceId !== undefined) return this.rankedPages(spaceId, ranked);
     const scoped = scope.org ? { ...scope, org: await this.orgScope(scope.org) } : scope;
+    const fromOrg = scoped.org && (await this.rankOrg(scoped.org, plan, scoped.includeHidden, cursor, count));
+    if (fromOrg) return fromOrg;
     const tiered = await this.rankPass(plan, scoped, cursor, count, true);
     return tiered ?? (await this.rankPass(plan, scoped, cursor, count, false))!;
   }
@@ -306,6 +315,67 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   /**
+   * An organization's search ranked from its postings (org-postings.ts), or undefined when the
+   * engine should rank it: it has no postings yet, or its visibility rules close more of its
+   * spaces to the caller than CLOSED_MAX (they are applied by the engine's statements).
+   */
+  private async rankOrg(
+    org: NonNullable<SearchScope['org']>,
+    plan: QueryPlan,
+    includeHidden: boolean,
+    cursor: RankCursor | undefined,
+    count: number,
+  ): Promise<Ranking | undefined> {
+    if (!this.postingsSearch.used) return undefined;
+    const closed = org.visibility.all ? [] : org.closed;
+    if (!closed) return undefined;
+    const { orgId } = org;
+    const ranked = await this.postingsSearch.rankKey({
+      key: orgKey(orgId),
+      plan,
+      count,
+      stats: () => this.orgPostings.searchable(orgId),
+      // Kept while the database is unchanged, per set of spaces closed to the caller.
+      leftOut: () =>
+        this.kept(`org-postings-out:${orgId}:${includeHidden ? 1 : 0}:${digest(closed.join(','))}`, () =>
+          this.orgPostings.leftOut(orgId, closed, includeHidden),
+        ),
+      after: cursor && {
+        score: cursor.score,
+        page: () => this.orgPostings.numberOf(orgId, cursor.spaceId, cursor.pageId),
+      },
+    });
+    if (!ranked) return undefined;
+    const keys: number[] = [];
+    for (const { page, sections } of ranked.pages)
+      for (const position of sections) keys.push(page * SECTION_SPAN + position);
+    const statement = sql<HitRow & { onum: number }>`SELECT o.onum, p.space_id, p.page_id, p.title,
+        p.description, p.path, p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
+      FROM ${this.keyList(keys)}
+      CROSS JOIN search_org_pages o
+      CROSS JOIN search_pages p
+      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
+        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
+      WHERE o.org_id = ${orgId} AND o.onum = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
+        AND p.space_id = o.space_id AND p.num = o.num
+      ORDER BY o.onum, s.position`.compile(this.db);
+    const byNum = new Map<number, HitPage>();
+    if (keys.length > 0) {
+      const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
+      for (const row of rows) {
+        const onum = Number(row.onum);
+        let found = byNum.get(onum);
+        if (!found) {
+          found = { row, sections: [] };
+          byNum.set(onum, found);
+        }
+        if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
+      }
+    }
+    return this.rankedHits(ranked, byNum);
+  }
+
+  /**
    * The rows of the pages ranked from the postings with the sections where the query matched
    * (the highlighter picks among them), in one statement: a round trip less on PostgreSQL. The
    * sections the postings did not match are not read: the highlighter would not show them (a
@@ -317,13 +387,17 @@ export abstract class SqlSearchIndex implements SearchIndex {
     for (const { page, sections } of ranked.pages)
       for (const position of sections) keys.push(page * SECTION_SPAN + position);
     const byNum = keys.length ? await this.hitPages(spaceId, keys) : new Map<number, HitPage>();
+    return this.rankedHits(ranked, byNum);
+  }
+
+  /** The ranked pages with their rows, by number; a page deleted since its postings were read is left out. */
+  private rankedHits(ranked: PostingsRanking, byNum: ReadonlyMap<number, HitPage>): Ranking {
     const pages: RankedPage[] = [];
     for (const { page, score } of ranked.pages) {
-      // A page deleted since its postings were read is left out.
       const found = byNum.get(page);
       if (!found) continue;
       pages.push({
-        spaceId,
+        spaceId: found.row.space_id,
         pageId: found.row.page_id,
         score,
         page: storedPage(found.row),
@@ -404,8 +478,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
     return {};
   }
 
-  /** Nothing indexed names an organization but on PostgreSQL (0033). */
-  async spacesMoving(_tx: Tx, _spaceIds: string[], _orgId: string): Promise<void> {}
+  /** The spaces' pages leave their organization's postings for the new one's. */
+  async spacesMoving(tx: Tx, spaceIds: string[], orgId: string): Promise<void> {
+    await this.orgPostings.spacesMoving(tx, spaceIds, orgId);
+  }
 
   async writePages(
     tx: Tx,
@@ -433,17 +509,14 @@ export abstract class SqlSearchIndex implements SearchIndex {
       .executeTakeFirst();
     let next = Number(top?.top ?? 0);
     for (const page of pages) if (!nums.has(page.pageId)) nums.set(page.pageId, ++next);
-    await this.postings.write(
-      tx,
-      spaceId,
-      await this.postings.indexed(tx, spaceId, gone),
-      pages.map((page) => ({
-        num: nums.get(page.pageId)!,
-        title: page.title,
-        titleTerms: page.titleTerms,
-        sections: page.sections,
-      })),
-    );
+    const before = await this.postings.indexed(tx, spaceId, gone);
+    const after = pages.map((page) => ({
+      num: nums.get(page.pageId)!,
+      title: page.title,
+      titleTerms: page.titleTerms,
+      sections: page.sections,
+    }));
+    await this.postings.write(tx, spaceId, before, after);
     for (const ids of chunks(gone)) {
       await this.deleteTerms(tx, spaceId, ids);
       await tx
@@ -477,6 +550,8 @@ export abstract class SqlSearchIndex implements SearchIndex {
         .execute();
       await this.insertSections(tx, spaceId, batch, nums);
     }
+    // After the space's rows: an organization's postings built here read them.
+    await this.orgPostings.pagesWritten(tx, spaceId, before, after);
     await this.recordStems(tx, language, pages);
   }
 
@@ -516,12 +591,22 @@ export abstract class SqlSearchIndex implements SearchIndex {
     return rows.map((row) => row.space_id);
   }
 
+  orgPostingsBehind(limit: number): Promise<string[]> {
+    return this.orgPostings.behind(limit);
+  }
+
+  buildOrgPostings(tx: Tx, orgId: string): Promise<void> {
+    return this.orgPostings.build(tx, orgId);
+  }
+
   async buildPostings(tx: Tx, spaceId: string): Promise<void> {
     // A write of nothing: a space without postings gets them for all its pages (store.ts).
     await this.postings.write(tx, spaceId, [], []);
   }
 
   async dropSpace(tx: Tx, spaceId: string): Promise<void> {
+    // First: its pages leave its organization's postings as they are indexed.
+    await this.orgPostings.spaceDropped(tx, spaceId);
     await this.postings.drop(tx, spaceId);
     await this.deleteAllTerms(tx, spaceId);
     await tx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
 import { sectionHits } from '../../src/search/engine.js';
 import { Highlighter } from '../../src/search/highlight.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
-import { pagePostings } from '../../src/search/postings/build.js';
-import { chunkOf, encode, type Posting } from '../../src/search/postings/codec.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { IndexedPage, SearchIndex } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
 import { insert, seed } from '../helpers/content.js';
 import { createOrg, createUser } from '../helpers/factories.js';
+import { page, postingsFrom, postingsOf } from '../helpers/postings.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -24,108 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function page(id: string, title: string, ...texts: string[]): IndexedPage {
-  return {
-    pageId: id,
-    path: id,
-    ancestors: [],
-    hidden: false,
-    title,
-    description: '',
-    specs: [],
-    sections: texts.map((text, position) => ({
-      position,
-      anchor: position === 0 ? null : `s${position}`,
-      heading: position === 0 ? '' : `Part ${position} ${text.split(' ')[0]}`,
-      text,
-    })),
-  };
-}
-
-/** The space's postings, terms and statistics, in a form to compare. */
-async function postingsOf(db: Db, spaceId: string) {
-  const rows = await db
-    .selectFrom('search_postings')
-    .select(['term', 'chunk', 'entries', 'positions'])
-    .where('space_id', '=', spaceId)
-    .orderBy('term')
-    .orderBy('chunk')
-    .execute();
-  const terms = await db
-    .selectFrom('search_terms')
-    .select(['term', 'sections'])
-    .where('space_id', '=', spaceId)
-    .orderBy('term')
-    .execute();
-  const stats = await db
-    .selectFrom('search_space_stats')
-    .select(['pages', 'sections', 'tokens'])
-    .where('space_id', '=', spaceId)
-    .executeTakeFirst();
-  return {
-    rows: rows.map((row) => ({
-      term: row.term,
-      chunk: Number(row.chunk),
-      entries: Buffer.from(row.entries).toString('hex'),
-      positions: Buffer.from(row.positions).toString('hex'),
-    })),
-    terms: terms.map((row) => [row.term, Number(row.sections)]),
-    stats: stats && {
-      pages: Number(stats.pages),
-      sections: Number(stats.sections),
-      tokens: Number(stats.tokens),
-    },
-  };
-}
-
-/** The postings of these pages under the numbers the space's index gave them, encoded at once. */
-async function postingsFrom(db: Db, spaceId: string, final: ReadonlyMap<string, IndexedPage>) {
-  const nums = await db
-    .selectFrom('search_pages')
-    .select(['page_id', 'num'])
-    .where('space_id', '=', spaceId)
-    .orderBy('num')
-    .execute();
-  expect(nums.map((row) => row.page_id).sort()).toEqual([...final.keys()].sort());
-  const byTerm = new Map<string, Map<number, Posting[]>>();
-  const sections = new Map<string, number>();
-  let tokens = 0;
-  for (const row of nums) {
-    const p = final.get(row.page_id)!;
-    const posted = pagePostings({ num: Number(row.num), title: p.title, sections: p.sections });
-    tokens += posted.tokens;
-    for (const [term, list] of posted.terms) {
-      sections.set(term, (sections.get(term) ?? 0) + list.length);
-      const chunks = byTerm.get(term) ?? new Map<number, Posting[]>();
-      byTerm.set(term, chunks);
-      const chunk = chunkOf(Number(row.num));
-      chunks.set(chunk, [...(chunks.get(chunk) ?? []), ...list]);
-    }
-  }
-  const byName = <T>(a: [string, T], b: [string, T]) => (a[0] < b[0] ? -1 : 1);
-  return {
-    rows: [...byTerm].sort(byName).flatMap(([term, chunks]) =>
-      [...chunks]
-        .sort((a, b) => a[0] - b[0])
-        .map(([chunk, list]) => {
-          const blobs = encode(chunk, list);
-          return {
-            term,
-            chunk,
-            entries: blobs.entries.toString('hex'),
-            positions: blobs.positions.toString('hex'),
-          };
-        }),
-    ),
-    terms: [...sections].sort(byName),
-    stats: {
-      pages: final.size,
-      sections: [...final.values()].reduce((sum, p) => sum + p.sections.length, 0),
-      tokens,
-    },
-  };
-}
 
 describe('search postings', () => {
   it('are after many writes what one write of the final pages makes', async () => {

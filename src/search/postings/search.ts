@@ -5,7 +5,7 @@ import { PostingsCache, type SpaceFacts } from './cache.js';
 import type { TermRows } from './codec.js';
 import type { PostingsRanking, ResolvedMatch } from './rank.js';
 import { rankAside } from './rank-threads.js';
-import type { PostingsStore } from './store.js';
+import type { PostingsStore, SpaceStats } from './store.js';
 
 /** A prefix beginning more terms than this is left to the engine (it has prefix indexes). */
 const MAX_PREFIX_TERMS = 50;
@@ -43,6 +43,20 @@ export interface PostingsQuery {
   count: number;
 }
 
+/** The postings of a key (a space's, or an organization's: org-postings.ts) and what to leave out of them. */
+export interface KeyedQuery {
+  /** The postings' key in the postings tables. */
+  key: string;
+  plan: QueryPlan;
+  /** Their statistics and generation; undefined without postings. */
+  stats: () => Promise<(SpaceStats & { generation: number; deleted: boolean }) | undefined>;
+  /** Numbers of the pages neither ranked nor counted (hidden, out of the caller's scope). */
+  leftOut: (facts: SpaceFacts | undefined) => Promise<number[]>;
+  /** Where the previous page of results ended: its score, and its page's number (undefined: no longer indexed). */
+  after?: { score: number; page: () => Promise<number | undefined> } | undefined;
+  count: number;
+}
+
 /**
  * A search of one space, ranked from its postings (rank.ts) rather than by the engine: bm25 over
  * a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a heap visit
@@ -67,12 +81,31 @@ export class PostingsSearch {
     this.reads = cache;
   }
 
-  /** The ranked page numbers, or undefined when the engine should rank this search. */
-  async rank(query: PostingsQuery): Promise<PostingsRanking | undefined> {
-    const { spaceId, plan } = query;
+  /** The space's ranked page numbers, or undefined when the engine should rank this search. */
+  rank(query: PostingsQuery): Promise<PostingsRanking | undefined> {
+    const { spaceId, after } = query;
+    return this.rankKey({
+      key: spaceId,
+      plan: query.plan,
+      count: query.count,
+      stats: () => this.store.searchable(spaceId),
+      leftOut: (facts) => (query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId, facts)),
+      after: after && { score: after.score, page: () => this.pageNumber(spaceId, after.pageId) },
+    });
+  }
+
+  /** Whether postings are kept and used at all. */
+  get used(): boolean {
+    return this.minPages !== undefined;
+  }
+
+  /** A key's ranked page numbers, or undefined when the engine should rank this search. */
+  async rankKey(query: KeyedQuery): Promise<PostingsRanking | undefined> {
+    const { key: spaceId, plan } = query;
     if (this.minPages === undefined) return undefined;
-    const read = () => this.store.searchable(spaceId);
-    const stats = await (this.reads ? this.reads.read(`postings-stats:${spaceId}`, read) : read());
+    const stats = await (this.reads
+      ? this.reads.read(`postings-stats:${spaceId}`, query.stats)
+      : query.stats());
     if (!stats || stats.pages < this.minPages || stats.pages === 0) return undefined;
     if (stats.deleted) return { pages: [], more: false, total: 0 };
     const facts = this.cache.facts(spaceId, stats.generation);
@@ -115,8 +148,8 @@ export class PostingsSearch {
     }
     const [rows, hidden, after] = await Promise.all([
       this.termRows(spaceId, stats, [...terms], positional),
-      query.includeHidden ? Promise.resolve([]) : this.hiddenPages(spaceId, facts),
-      query.after ? this.pageNumber(spaceId, query.after.pageId) : Promise.resolve(undefined),
+      query.leftOut(facts),
+      query.after ? query.after.page() : Promise.resolve(undefined),
     ]);
     return rankAside({
       must,

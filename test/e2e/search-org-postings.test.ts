@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.js';
+import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
+import { orgKey } from '../../src/search/postings/org-postings.js';
+import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
+import type { IndexedPage, SearchIndex, SearchScope } from '../../src/search/search-index.js';
+import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
+import { insert, seed } from '../helpers/content.js';
+import { createOrg, createUser } from '../helpers/factories.js';
+import { page, postingsOf, postingsOfNumbered } from '../helpers/postings.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * Postings by organization (search/postings/org-postings.ts), on the configured database: after
+ * any sequence of writes, drops and moves of its spaces they are what encoding its pages at once,
+ * under the numbers it gave them, makes; and an organization's search ranked from them finds what
+ * the engine finds.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ env: { QUIRE_SEARCH_POSTINGS_PAGES: '0' } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** The organization's pages as its spaces' indexes hold them, under the organization's numbers. */
+async function numberedPages(db: Db, orgId: string) {
+  const rows = await db
+    .selectFrom('search_org_pages as o')
+    .innerJoin('search_pages as p', (join) =>
+      join.onRef('p.space_id', '=', 'o.space_id').onRef('p.num', '=', 'o.num'),
+    )
+    .innerJoin('search_sections as s', (join) =>
+      join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
+    )
+    .select(['o.onum', 'p.space_id', 'p.page_id', 'p.title', 's.position', 's.anchor', 's.heading', 's.body'])
+    .where('o.org_id', '=', orgId)
+    .orderBy('o.onum')
+    .orderBy('s.position')
+    .execute();
+  const pages = new Map<number, { num: number; id: string; page: IndexedPage }>();
+  for (const row of rows) {
+    const num = Number(row.onum);
+    let found = pages.get(num);
+    if (!found) {
+      found = {
+        num,
+        id: `${row.space_id}/${row.page_id}`,
+        page: { ...page(row.page_id, row.title), sections: [] },
+      };
+      pages.set(num, found);
+    }
+    found.page.sections.push({
+      position: Number(row.position),
+      anchor: row.anchor,
+      heading: row.heading,
+      text: row.body,
+    });
+  }
+  return [...pages.values()];
+}
+
+/** Checks the organization's postings against its pages encoded at once, and answers which pages they hold. */
+async function checked(db: Db, orgId: string): Promise<string[]> {
+  const numbered = await numberedPages(db, orgId);
+  expect(await postingsOf(db, orgKey(orgId))).toEqual(postingsOfNumbered(numbered));
+  return numbered.map((n) => n.id).sort();
+}
+
+describe('postings by organization', () => {
+  it('are after writes, drops and moves of its spaces what one write of its pages makes', async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const owner = await createUser(server);
+    const orgA = await createOrg(owner, 'Org A');
+    const orgB = await createOrg(owner, 'Org B');
+    const space = async (orgId: string, title: string) =>
+      (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
+    const [a1, a2, b1] = [await space(orgA, 'A1'), await space(orgA, 'A2'), await space(orgB, 'B1')];
+    const write = (spaceId: string, remove: string[], pages: IndexedPage[]) =>
+      deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', remove, pages));
+    // More pages than a chunk of the organization's page numbers.
+    const many = Array.from({ length: 1100 }, (_, i) =>
+      page(
+        `p${i}`,
+        `Page ${i} ${i % 7 === 0 ? 'webhook' : 'guide'}`,
+        `install the package ${i}`,
+        `token ${i % 13}`,
+      ),
+    );
+    await write(a1, [], many.slice(0, 600));
+    await write(a2, [], [page('x', 'Harbour', 'a lighthouse keeper'), page('y', 'Quay', 'the harbour wall')]);
+    await write(b1, [], [page('m', 'Meadow', 'a pika in the grass')]);
+    await write(a1, [], many.slice(600));
+    // Changed pages, pages removed, a page added.
+    await write(
+      a1,
+      ['p10', 'p1099'],
+      [page('p3', 'Renamed', 'a webhook for the cluster'), page('p-new', 'New', 'quorum')],
+    );
+    // A2 indexed whole again, as a sync without its previous tree does.
+    await deps.db.transaction().execute(async (tx) => {
+      await index.dropSpace(tx, a2);
+      await index.writePages(
+        tx,
+        a2,
+        'en',
+        [],
+        [page('y', 'Quay', 'the sea wall'), page('z', 'Pier', 'harbour lights')],
+      );
+    });
+    expect((await checked(deps.db, orgB)).length).toBe(1);
+    // B1 moves to A, in the transaction that moves it.
+    await deps.db.transaction().execute(async (tx) => {
+      await index.spacesMoving(tx, [b1], orgA);
+      await tx.updateTable('spaces').set({ org_id: orgA }).where('id', '=', b1).execute();
+    });
+
+    const expected = [
+      ...many.filter((p) => !['p10', 'p1099'].includes(p.pageId)).map((p) => `${a1}/${p.pageId}`),
+      `${a1}/p-new`,
+      `${a2}/y`,
+      `${a2}/z`,
+      `${b1}/m`,
+    ].sort();
+    expect(await checked(deps.db, orgA)).toEqual(expected);
+    expect(await postingsOf(deps.db, orgKey(orgB))).toEqual({
+      rows: [],
+      terms: [],
+      stats: { pages: 0, sections: 0, tokens: 0 },
+    });
+    // Two chunks of page numbers, and more than a chunk's worth of pages numbered since.
+    expect(new Set((await postingsOf(deps.db, orgKey(orgA))).rows.map((row) => row.chunk))).toEqual(
+      new Set([0, 1]),
+    );
+
+    // Built anew from the spaces' indexes (a chunk of pages a write, across spaces): the same pages.
+    await deps.db.transaction().execute((tx) => index.buildOrgPostings(tx, orgA));
+    expect(await checked(deps.db, orgA)).toEqual(expected);
+
+    // A space's index dropped: its pages leave.
+    await deps.db.transaction().execute((tx) => index.dropSpace(tx, a1));
+    expect(await checked(deps.db, orgA)).toEqual([`${a2}/y`, `${a2}/z`, `${b1}/m`].sort());
+  });
+
+  it('are built by the reconcile job for an organization indexed without them, equal to those writes keep', async () => {
+    const { deps, services } = server.app.quire;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    for (const title of ['North', 'South']) {
+      const { data: space } = await owner.api.orgs.createSpace(orgId, { title } as never);
+      await seed(owner.api, space.id, [
+        insert(`${title} harbour`, 'A lighthouse keeper watches the harbour.'),
+        insert(`${title} quay`, '## Walls\n\nThe harbour wall and the quay.'),
+      ]);
+    }
+    await services.searchEngine.reconcile();
+    const kept = await checked(deps.db, orgId);
+    expect(kept).toHaveLength(4);
+    // As an install indexed before postings by organization left it.
+    for (const table of ['search_postings', 'search_terms', 'search_space_stats'] as const)
+      await deps.db.deleteFrom(table).where('space_id', '=', orgKey(orgId)).execute();
+    await deps.db.deleteFrom('search_org_pages').where('org_id', '=', orgId).execute();
+    expect(await services.searchEngine.index.orgPostingsBehind(1000)).toContain(orgId);
+    await services.searchEngine.reconcile();
+    expect(await checked(deps.db, orgId)).toEqual(kept);
+    expect(await services.searchEngine.index.orgPostingsBehind(1000)).not.toContain(orgId);
+  });
+
+  it("rank an organization's search as the engine does: hidden pages, deleted spaces and closed ones left out, pages of results continued", async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const engine: SearchIndex =
+      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const ids: string[] = [];
+    for (let s = 0; s < 6; s++) {
+      const spaceId = (await owner.api.orgs.createSpace(orgId, { title: `Coast ${s}` } as never)).data.id;
+      ids.push(spaceId);
+      const pages = Array.from({ length: 5 }, (_, i) =>
+        page(
+          `c${i}`,
+          i === 0 ? 'Lighthouse keeper' : `Chart ${s}-${i}`,
+          `the ${i % 2 ? 'harbour' : 'lighthouse'} at night`,
+          `${i % 3 ? 'keeper' : 'tide'} tables of space ${s}`,
+        ),
+      );
+      pages[4]!.hidden = s % 2 === 0;
+      await deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', [], pages));
+    }
+    await owner.api.spaces.deleteSpaceById(ids[5]!);
+    const ranked = async (by: SearchIndex, text: string, scope: SearchScope, limit = 100) => {
+      const clauses = parseQuery(text);
+      const plan = planQuery(clauses, await by.expansions(['en'], stemRequests(clauses)));
+      const first = await by.rank(plan, scope, undefined, limit);
+      const pages = first.pages.map((p) => ({ page: `${p.spaceId}/${p.pageId}`, score: p.score }));
+      let { more } = first;
+      while (more) {
+        const last = first.pages.at(-1)!;
+        const next = await by.rank(
+          plan,
+          scope,
+          { score: pages.at(-1)!.score, spaceId: last.spaceId, pageId: last.pageId },
+          limit,
+        );
+        pages.push(...next.pages.map((p) => ({ page: `${p.spaceId}/${p.pageId}`, score: p.score })));
+        first.pages = next.pages;
+        more = next.more;
+      }
+      return { total: first.total, pages: pages.map((p) => p.page) };
+    };
+    const all = {
+      all: true,
+      spaces: [],
+      inherit: [],
+      explicit: [],
+      none: [],
+      rootInherit: false,
+      rootExplicit: false,
+      rootNone: false,
+    };
+    const scopes: SearchScope[] = [
+      { org: { orgId, visibility: all }, includeHidden: false },
+      { org: { orgId, visibility: all }, includeHidden: true },
+      // A member to whom one space is closed: granted the others.
+      {
+        org: { orgId, visibility: { ...all, all: false, spaces: ids.filter((id) => id !== ids[1]) } },
+        includeHidden: false,
+      },
+    ];
+    let compared = 0;
+    for (const scope of scopes)
+      for (const text of [
+        'keeper',
+        'harbour',
+        'lighthouse keeper',
+        '"lighthouse keeper"',
+        'keep',
+        'tide -harbour',
+        'chart',
+      ]) {
+        const ours = await ranked(index, text, scope);
+        const theirs = await ranked(engine, text, scope);
+        // The two rank with their own statistics: the same pages, in an order that may differ.
+        expect([...ours.pages].sort(), text).toEqual([...theirs.pages].sort());
+        expect(ours.total, text).toBe(theirs.total);
+        expect(ours.pages.length, text).toBe(ours.total);
+        // Pages of two results each: every page once.
+        const paged = await ranked(index, text, scope, 2);
+        expect(paged.pages, text).toEqual(ours.pages);
+        if (ours.total > 0) compared++;
+        for (const left of ours.pages) expect(left.startsWith(ids[5]!), text).toBe(false);
+        if (!scope.includeHidden) expect(ours.pages, text).not.toContain(`${ids[0]}/c4`);
+        if (!scope.org?.visibility.all)
+          expect(
+            ours.pages.some((p) => p.startsWith(ids[1]!)),
+            text,
+          ).toBe(false);
+      }
+    expect(compared).toBeGreaterThanOrEqual(18);
+    // Ranked from the postings: without a word's rows, the organization's search finds nothing of it.
+    await deps.db
+      .deleteFrom('search_postings')
+      .where('space_id', '=', orgKey(orgId))
+      .where('term', '=', 'keeper')
+      .execute();
+    await deps.db
+      .updateTable('search_space_stats')
+      .set({ generation: 7 })
+      .where('space_id', '=', orgKey(orgId))
+      .execute();
+    await deps.database.cache.sync();
+    expect((await ranked(index, 'keeper', scopes[0]!)).total).toBe(0);
+    expect((await ranked(engine, 'keeper', scopes[0]!)).total).toBeGreaterThan(0);
+  });
+});
