@@ -163,10 +163,10 @@ async function run(server: InProcess, pages: number) {
     'GET page by id, first read of that page',
     (i) => get(client, unread(large, i)),
     (i) => get(client, unread(small, i)),
-    { samples: firstReads, warmup: 10 },
+    { samples: firstReads, warmup: 10, both: true },
   );
   latencyRow('pages', 'GET page by id, first read of that page', firstRead.large, firstRead.small, {
-    note: `small: ${firstReads} pages`,
+    note: `${firstReads} pages a side`,
   });
   await both(
     'GET page by id',

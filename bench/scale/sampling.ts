@@ -86,12 +86,18 @@ export async function compare(
   label: string,
   large: Op,
   small?: Op,
-  /** Fewer samples and warm-up requests for the small size (it has only so many pages). */
-  smallCounts?: { samples: number; warmup: number },
+  /**
+   * Fewer samples and warm-up requests for the small size (it has only so many pages); `both`:
+   * as many for the large size (first reads compared with first reads: a p99 of as many samples
+   * on either side).
+   */
+  smallCounts?: { samples: number; warmup: number; both?: boolean },
 ): Promise<{ large: number[]; small: number[] | undefined }> {
   const s = small
     ? await sample(`${label} (small)`, small, smallCounts?.samples, smallCounts?.warmup)
     : undefined;
-  const l = await sample(label, large);
+  const l = smallCounts?.both
+    ? await sample(label, large, smallCounts.samples, smallCounts.warmup)
+    : await sample(label, large);
   return { large: l, small: s };
 }

@@ -166,14 +166,14 @@ async function run(server: InProcess, spaces: number) {
     'GET space (in an organization), first read of that space',
     (i) => get(`/v1/spaces/${unread(large, i)}`),
     (i) => get(`/v1/spaces/${unread(small, i)}`),
-    { samples: firstReads, warmup: 10 },
+    { samples: firstReads, warmup: 10, both: true },
   );
   latencyRow(
     'spaces',
     'GET space (in an organization), first read of that space',
     firstRead.large,
     firstRead.small,
-    { note: `small: ${firstReads} spaces` },
+    { note: `${firstReads} spaces a side` },
   );
   await both('GET space (in an organization)', (org) => {
     const next = pick(org, 3);

@@ -145,6 +145,33 @@ describe('postings by organization', () => {
     expect(await checked(deps.db, orgA)).toEqual([`${a2}/y`, `${a2}/z`, `${b1}/m`].sort());
   });
 
+  it('stay whole when spaces of one organization are indexed side by side', async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const spaces: string[] = [];
+    for (let s = 0; s < 6; s++)
+      spaces.push((await owner.api.orgs.createSpace(orgId, { title: `Side ${s}` } as never)).data.id);
+    // Each transaction on its own connection (PostgreSQL): they read and write the same chunk rows.
+    await Promise.all(
+      spaces.map((spaceId, s) =>
+        deps.db
+          .transaction()
+          .execute((tx) =>
+            index.writePages(
+              tx,
+              spaceId,
+              'en',
+              [],
+              [page('a', `Side ${s}`, 'the harbour wall'), page('b', 'Quay', 'a pika')],
+            ),
+          ),
+      ),
+    );
+    expect(await checked(deps.db, orgId)).toEqual(spaces.flatMap((id) => [`${id}/a`, `${id}/b`]).sort());
+  });
+
   it('are built by the reconcile job for an organization indexed without them, equal to those writes keep', async () => {
     const { deps, services } = server.app.quire;
     const owner = await createUser(server);

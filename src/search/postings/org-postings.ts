@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import type { PostedPage } from './build.js';
 import { CHUNK_BITS } from './codec.js';
@@ -38,10 +38,25 @@ const BUILD_BATCH = 1 << CHUNK_BITS;
 const BATCH = 200;
 
 export class OrgPostings {
+  private readonly postgres: boolean;
+
   constructor(
     private readonly db: Db,
     private readonly store: PostingsStore,
-  ) {}
+  ) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /**
+   * On PostgreSQL, holds the organization's postings until the transaction ends: two spaces of
+   * one organization indexed side by side (two jobs, or two processes) would each rewrite a chunk
+   * row from what it read before the other committed, and number new pages alike. Taken after
+   * the space's own lock (indexer.ts), always in that order. SQLite has one writer at a time.
+   */
+  private async lock(tx: Tx, orgId: string): Promise<void> {
+    if (this.postgres)
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`quire.search:${orgKey(orgId)}`}))`.execute(tx);
+  }
 
   /**
    * A space's pages were written, after its index rows: `before` as they were indexed, `after`
@@ -50,6 +65,7 @@ export class OrgPostings {
   async pagesWritten(tx: Tx, spaceId: string, before: PostedPage[], after: PostedPage[]): Promise<void> {
     const orgId = await this.orgOf(tx, spaceId);
     if (orgId === undefined) return;
+    await this.lock(tx, orgId);
     if (!this.store.kept) return this.forget(tx, orgId);
     if (!(await this.store.stats(tx, orgKey(orgId)))) {
       if ((await this.indexedPages(tx, orgId, BUILD_INLINE_PAGES + 1)) <= BUILD_INLINE_PAGES)
@@ -86,6 +102,7 @@ export class OrgPostings {
   async spaceDropped(tx: Tx, spaceId: string): Promise<void> {
     const orgId = await this.numberedIn(tx, spaceId);
     if (orgId === undefined) return;
+    await this.lock(tx, orgId);
     const key = orgKey(orgId);
     if (this.store.kept && (await this.store.stats(tx, key))) {
       const nums = await this.numbers(tx, spaceId);
@@ -113,6 +130,7 @@ export class OrgPostings {
       const from = await this.numberedIn(tx, spaceId);
       if (from === orgId) continue;
       await this.spaceDropped(tx, spaceId);
+      await this.lock(tx, orgId);
       if (!this.store.kept || !(await this.store.stats(tx, orgKey(orgId)))) continue;
       const pages = await this.store.indexed(tx, spaceId, await this.pageIds(tx, spaceId));
       await this.append(tx, orgId, spaceId, pages);
@@ -124,6 +142,7 @@ export class OrgPostings {
    * write, each appended to the postings before it.
    */
   async build(tx: Tx, orgId: string): Promise<void> {
+    await this.lock(tx, orgId);
     const key = orgKey(orgId);
     await this.store.drop(tx, key);
     await tx.deleteFrom('search_org_pages').where('org_id', '=', orgId).execute();
