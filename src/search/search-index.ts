@@ -206,6 +206,21 @@ export function storedSection(row: SectionRow): StoredSection {
 
 const MAX_EXPANSIONS = 50;
 
+/** Hit rows (a page's row with each of its sections, or once without) as pages by `num`. */
+function hitsBy<R extends HitRow>(rows: readonly R[], num: (row: R) => number): Map<number, HitPage> {
+  const byNum = new Map<number, HitPage>();
+  for (const row of rows) {
+    const key = num(row);
+    let found = byNum.get(key);
+    if (!found) {
+      found = { row, sections: [] };
+      byNum.set(key, found);
+    }
+    if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
+  }
+  return byNum;
+}
+
 export function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -359,20 +374,11 @@ export abstract class SqlSearchIndex implements SearchIndex {
       WHERE o.org_id = ${orgId} AND o.onum = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
         AND p.space_id = o.space_id AND p.num = o.num
       ORDER BY o.onum, s.position`.compile(this.db);
-    const byNum = new Map<number, HitPage>();
-    if (keys.length > 0) {
-      const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
-      for (const row of rows) {
-        const onum = Number(row.onum);
-        let found = byNum.get(onum);
-        if (!found) {
-          found = { row, sections: [] };
-          byNum.set(onum, found);
-        }
-        if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
-      }
-    }
-    return this.rankedHits(ranked, byNum);
+    const rows = keys.length > 0 ? (await this.db.executeQuery(this.keepPrepared(statement))).rows : [];
+    return this.rankedHits(
+      ranked,
+      hitsBy(rows, (row) => Number(row.onum)),
+    );
   }
 
   /**
@@ -422,17 +428,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
       WHERE p.space_id = ${spaceId} AND p.num = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
       ORDER BY p.num, s.position`.compile(this.db);
     const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
-    const byNum = new Map<number, HitPage>();
-    for (const row of rows) {
-      const num = Number(row.num);
-      let found = byNum.get(num);
-      if (!found) {
-        found = { row, sections: [] };
-        byNum.set(num, found);
-      }
-      if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
-    }
-    return byNum;
+    return hitsBy(rows, (row) => Number(row.num));
   }
 
   /**
