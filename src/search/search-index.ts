@@ -360,7 +360,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
         page: () => this.orgPostings.numberOf(orgId, cursor.spaceId, cursor.pageId),
       },
     });
-    if (!ranked) return undefined;
+    if (!ranked) return this.rankOnlySpace(orgId, closed, plan, includeHidden, cursor, count);
     const keys: number[] = [];
     for (const { page, sections } of ranked.pages)
       for (const position of sections) keys.push(page * SECTION_SPAN + position);
@@ -379,6 +379,35 @@ export abstract class SqlSearchIndex implements SearchIndex {
       ranked,
       hitsBy(rows, (row) => Number(row.onum)),
     );
+  }
+
+  /**
+   * The search of an organization whose pages are all in one space, which has no postings of its
+   * own (org-postings.ts): that space's search, when the caller may read it.
+   */
+  private async rankOnlySpace(
+    orgId: string,
+    closed: readonly string[],
+    plan: QueryPlan,
+    includeHidden: boolean,
+    cursor: RankCursor | undefined,
+    count: number,
+  ): Promise<Ranking | undefined> {
+    const spaces = await this.kept(`org-indexed-spaces:${orgId}`, () =>
+      this.orgPostings.indexedSpaces(this.db, orgId),
+    );
+    if (spaces.length !== 1) return undefined;
+    const spaceId = spaces[0]!;
+    if (closed.includes(spaceId)) return { pages: [], more: false, total: 0 };
+    const ranked = await this.postingsSearch.rank({
+      spaceId,
+      plan,
+      includeHidden,
+      after:
+        cursor && cursor.spaceId === spaceId ? { score: cursor.score, pageId: cursor.pageId } : undefined,
+      count,
+    });
+    return ranked && this.rankedPages(spaceId, ranked);
   }
 
   /**

@@ -78,7 +78,12 @@ describe('postings by organization', () => {
     const orgB = await createOrg(owner, 'Org B');
     const space = async (orgId: string, title: string) =>
       (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
-    const [a1, a2, b1] = [await space(orgA, 'A1'), await space(orgA, 'A2'), await space(orgB, 'B1')];
+    const [a1, a2, b1, b2] = [
+      await space(orgA, 'A1'),
+      await space(orgA, 'A2'),
+      await space(orgB, 'B1'),
+      await space(orgB, 'B2'),
+    ];
     const write = (spaceId: string, remove: string[], pages: IndexedPage[]) =>
       deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', remove, pages));
     // More pages than a chunk of the organization's page numbers.
@@ -91,8 +96,11 @@ describe('postings by organization', () => {
       ),
     );
     await write(a1, [], many.slice(0, 600));
+    // Its pages all in one space: no postings of its own (that space's serve its search).
+    expect((await postingsOf(deps.db, orgKey(orgA))).stats).toBeUndefined();
     await write(a2, [], [page('x', 'Harbour', 'a lighthouse keeper'), page('y', 'Quay', 'the harbour wall')]);
     await write(b1, [], [page('m', 'Meadow', 'a pika in the grass')]);
+    await write(b2, [], [page('n', 'Nest', 'a puffin on the cliff')]);
     await write(a1, [], many.slice(600));
     // Changed pages, pages removed, a page added.
     await write(
@@ -111,7 +119,7 @@ describe('postings by organization', () => {
         [page('y', 'Quay', 'the sea wall'), page('z', 'Pier', 'harbour lights')],
       );
     });
-    expect((await checked(deps.db, orgB)).length).toBe(1);
+    expect(await checked(deps.db, orgB)).toEqual([`${b1}/m`, `${b2}/n`].sort());
     // B1 moves to A, in the transaction that moves it.
     await deps.db.transaction().execute(async (tx) => {
       await index.spacesMoving(tx, [b1], orgA);
@@ -126,11 +134,7 @@ describe('postings by organization', () => {
       `${b1}/m`,
     ].sort();
     expect(await checked(deps.db, orgA)).toEqual(expected);
-    expect(await postingsOf(deps.db, orgKey(orgB))).toEqual({
-      rows: [],
-      terms: [],
-      stats: { pages: 0, sections: 0, tokens: 0 },
-    });
+    expect(await checked(deps.db, orgB)).toEqual([`${b2}/n`]);
     // Two chunks of page numbers, and more than a chunk's worth of pages numbered since.
     expect(new Set((await postingsOf(deps.db, orgKey(orgA))).rows.map((row) => row.chunk))).toEqual(
       new Set([0, 1]),
@@ -143,6 +147,62 @@ describe('postings by organization', () => {
     // A space's index dropped: its pages leave.
     await deps.db.transaction().execute((tx) => index.dropSpace(tx, a1));
     expect(await checked(deps.db, orgA)).toEqual([`${a2}/y`, `${a2}/z`, `${b1}/m`].sort());
+  });
+
+  it("are not kept for an organization whose pages are all in one space: its search reads that space's", async () => {
+    const { deps } = server.app.quire;
+    const index = server.app.quire.services.searchEngine.index;
+    const engine: SearchIndex =
+      deps.dialect === 'postgres' ? new PostgresSearchIndex(deps.db) : new SqliteSearchIndex(deps.db);
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const spaceId = (await owner.api.orgs.createSpace(orgId, { title: 'Alone' } as never)).data.id;
+    await owner.api.orgs.createSpace(orgId, { title: 'Empty' } as never);
+    const pages = [
+      page('a', 'Lighthouse', 'the keeper climbs'),
+      page('b', 'Keeper', 'lamps'),
+      page('c', 'Tide', 'tables'),
+    ];
+    pages[1]!.hidden = true;
+    await deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', [], pages));
+    expect((await postingsOf(deps.db, orgKey(orgId))).stats).toBeUndefined();
+    expect(await index.orgPostingsBehind(1000)).not.toContain(orgId);
+    const all = {
+      all: true,
+      spaces: [],
+      inherit: [],
+      explicit: [],
+      none: [],
+      rootInherit: false,
+      rootExplicit: false,
+      rootNone: false,
+    };
+    const found = async (by: SearchIndex, text: string, visibility = all) => {
+      const clauses = parseQuery(text);
+      const plan = planQuery(clauses, await by.expansions(['en'], stemRequests(clauses)));
+      const ranked = await by.rank(plan, { org: { orgId, visibility }, includeHidden: false }, undefined, 10);
+      return { total: ranked.total, pages: ranked.pages.map((p) => `${p.spaceId}/${p.pageId}`).sort() };
+    };
+    expect(await found(index, 'keeper')).toEqual({ total: 1, pages: [`${spaceId}/a`] });
+    expect(await found(index, 'keeper')).toEqual(await found(engine, 'keeper'));
+    // Closed to a member: nothing.
+    const closed = { ...all, all: false };
+    expect(await found(index, 'keeper', closed)).toEqual({ total: 0, pages: [] });
+    expect(await found(engine, 'keeper', closed)).toEqual({ total: 0, pages: [] });
+    // Ranked from the space's postings: without the word's rows, nothing.
+    await deps.db
+      .deleteFrom('search_postings')
+      .where('space_id', '=', spaceId)
+      .where('term', '=', 'keeper')
+      .execute();
+    await deps.db
+      .updateTable('search_space_stats')
+      .set({ generation: 7 })
+      .where('space_id', '=', spaceId)
+      .execute();
+    await deps.database.cache.sync();
+    expect((await found(index, 'keeper')).total).toBe(0);
+    expect((await found(engine, 'keeper')).total).toBe(1);
   });
 
   it('stay whole when spaces of one organization are indexed side by side', async () => {
