@@ -242,6 +242,9 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   s.searchEngine = new SearchEngine(deps, { jobs: s.jobs, store: s.store, openapi: s.openapi });
   s.spaces.onHeadMoved((tx, moved) => s.searchEngine.spaceChanged(tx, moved.spaceId));
   s.spaces.onOrgMove((tx, spaceIds, orgId) => s.searchEngine.index.spacesMoving(tx, spaceIds, orgId));
+  s.trash.onPurge(async (tx, spaceIds) => {
+    for (const spaceId of spaceIds) await s.searchEngine.index.dropSpace(tx, spaceId);
+  });
   s.merges = new MergeService(deps, {
     changeRequests: s.changeRequests,
     reviews: s.reviews,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
 import { orgKey } from '../../src/search/postings/org-postings.js';
@@ -18,8 +19,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  */
 
 let server: TestServer;
+const clock = new ManualClock('2026-05-01T08:00:00.000Z');
 beforeAll(async () => {
-  server = await startTestServer({ env: { QUIRE_SEARCH_POSTINGS_PAGES: '0' } });
+  server = await startTestServer({ clock, env: { QUIRE_SEARCH_POSTINGS_PAGES: '0' } });
 });
 afterAll(async () => {
   await server.close();
@@ -362,5 +364,59 @@ describe('postings by organization', () => {
     await deps.database.cache.sync();
     expect((await ranked(index, 'keeper', scopes[0]!)).total).toBe(0);
     expect((await ranked(engine, 'keeper', scopes[0]!)).total).toBeGreaterThan(0);
+  });
+
+  it('lose the pages of a space purged from the trash, in the purge; a deleted space is left out of searches until then', async () => {
+    const { deps, services } = server.app.quire;
+    const index = services.searchEngine.index;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const ids: string[] = [];
+    for (const title of ['Kept', 'Binned', 'Also kept']) {
+      const spaceId = (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
+      ids.push(spaceId);
+      await deps.db
+        .transaction()
+        .execute((tx) =>
+          index.writePages(tx, spaceId, 'en', [], [page('a', `${title} harbour`, 'a lighthouse')]),
+        );
+    }
+    const all = {
+      all: true,
+      spaces: [],
+      inherit: [],
+      explicit: [],
+      none: [],
+      rootInherit: false,
+      rootExplicit: false,
+      rootNone: false,
+    };
+    const found = async () => {
+      await deps.database.cache.sync();
+      const clauses = parseQuery('harbour');
+      const plan = planQuery(clauses, await index.expansions(['en'], stemRequests(clauses)));
+      const ranked = await index.rank(
+        plan,
+        { org: { orgId, visibility: all }, includeHidden: false },
+        undefined,
+        10,
+      );
+      return { total: ranked.total, spaces: ranked.pages.map((p) => p.spaceId).sort() };
+    };
+    expect(await found()).toEqual({ total: 3, spaces: [...ids].sort() });
+    await owner.api.spaces.deleteSpaceById(ids[1]!);
+    expect(await found()).toEqual({ total: 2, spaces: [ids[0]!, ids[2]!].sort() });
+    // Still indexed while it can be restored.
+    expect((await checked(deps.db, orgId)).length).toBe(3);
+    clock.advance(8 * 24 * 60 * 60 * 1000);
+    expect((await services.trash.purge()).spaces).toBeGreaterThanOrEqual(1);
+    expect(await checked(deps.db, orgId)).toEqual([`${ids[0]}/a`, `${ids[2]}/a`].sort());
+    expect(await found()).toEqual({ total: 2, spaces: [ids[0]!, ids[2]!].sort() });
+    const left = await deps.db
+      .selectFrom('search_pages')
+      .select('page_id')
+      .where('space_id', '=', ids[1]!)
+      .execute();
+    expect(left).toEqual([]);
   });
 });

@@ -10,6 +10,9 @@ import type { GrantsService } from '../permissions/service.js';
 /** Deleted spaces and collections stay restorable this long, then a scheduled job removes them. */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Follows a purge inside its transaction, given the spaces about to be deleted for good. */
+export type PurgeListener = (tx: Tx, spaceIds: string[]) => Promise<void>;
+
 export interface PurgeReport {
   spaces: number;
   collections: number;
@@ -28,10 +31,17 @@ export interface TrashNeeds {
 }
 
 export class TrashService {
+  private readonly purgeListeners: PurgeListener[] = [];
+
   constructor(
     private readonly deps: Deps,
     private readonly services: TrashNeeds,
   ) {}
+
+  /** Adds a follower of `purge` (the search index, which drops what it holds of the spaces). */
+  onPurge(listener: PurgeListener): void {
+    this.purgeListeners.push(listener);
+  }
 
   async trash(tx: Tx, items: Subtree): Promise<void> {
     const now = this.deps.clock.now().toISOString();
@@ -69,6 +79,11 @@ export class TrashService {
         tx.selectFrom('spaces').select('id').where('deleted_at', '<', cutoff),
       );
       await this.services.grants.removeOn(tx, collections.deletedBefore(tx, cutoff));
+      if (this.purgeListeners.length > 0) {
+        const gone = await tx.selectFrom('spaces').select('id').where('deleted_at', '<', cutoff).execute();
+        const ids = gone.map((row) => row.id);
+        if (ids.length > 0) for (const listener of this.purgeListeners) await listener(tx, ids);
+      }
       const spaces = await tx.deleteFrom('spaces').where('deleted_at', '<', cutoff).executeTakeFirst();
       return {
         spaces: Number(spaces.numDeletedRows),
