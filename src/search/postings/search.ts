@@ -58,7 +58,8 @@ export interface KeyedQuery {
 }
 
 /**
- * A search of one space, ranked from its postings (rank.ts) rather than by the engine: bm25 over
+ * A search of one space, or of one organization's spaces (`rankKey` with an organization's key:
+ * org-postings.ts), ranked from its postings (rank.ts) rather than by the engine: bm25 over
  * a common word's every match costs FTS5 about a microsecond a match and PostgreSQL a heap visit
  * a match ("configuration" in a 100,000-page space, in-process: 84 ms ranked by PostgreSQL, 27 ms
  * from the postings). A space below `minPages` pages, or without postings yet, is left to the
