@@ -35,6 +35,7 @@ import * as siblingOrder from './migrations/0032-sibling-order.js';
 import * as searchOrgTerms from './migrations/0033-search-org-terms.js';
 import * as searchPendingRevision from './migrations/0034-search-pending-revision.js';
 import * as searchOrgPages from './migrations/0035-search-org-pages.js';
+import * as searchOrgPending from './migrations/0036-search-org-pending.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0033-search-org-terms': searchOrgTerms,
   '0034-search-pending-revision': searchPendingRevision,
   '0035-search-org-pages': searchOrgPages,
+  '0036-search-org-pending': searchOrgPending,
 };
 
 class StaticProvider implements MigrationProvider {

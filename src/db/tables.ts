@@ -524,6 +524,16 @@ export interface SearchOrgPagesTable {
   num: number;
 }
 
+/**
+ * A page of an organization whose postings are not written yet (0036), with what they hold of it:
+ * the page as JSON (PostedPage without its number), or null.
+ */
+export interface SearchOrgPendingTable {
+  org_id: string;
+  onum: number;
+  was: string | null;
+}
+
 /** Git sync of a space (src/areas/git). */
 export interface GitSyncsTable {
   space_id: string;
@@ -932,6 +942,7 @@ export interface Tables {
   search_terms: SearchTermsTable;
   search_space_stats: SearchSpaceStatsTable;
   search_org_pages: SearchOrgPagesTable;
+  search_org_pending: SearchOrgPendingTable;
   git_syncs: GitSyncsTable;
   import_runs: ImportRunsTable;
   storage_uploads: StorageUploadsTable;

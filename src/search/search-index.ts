@@ -345,6 +345,12 @@ export abstract class SqlSearchIndex implements SearchIndex {
     const closed = org.visibility.all ? [] : org.closed;
     if (!closed) return undefined;
     const { orgId } = org;
+    // Pages whose postings wait to be written (org-postings.ts) are written first, as a space
+    // behind its revision is synced before its search.
+    if (
+      (await this.kept(`org-postings-pending:${orgId}`, () => this.orgPostings.pending(this.db, orgId))) > 0
+    )
+      await this.db.transaction().execute((tx) => this.orgPostings.settle(tx, orgId));
     const ranked = await this.postingsSearch.rankKey({
       key: orgKey(orgId),
       plan,

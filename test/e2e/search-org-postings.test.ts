@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
-import { orgKey } from '../../src/search/postings/org-postings.js';
+import { OrgPostings, orgKey } from '../../src/search/postings/org-postings.js';
+import { PostingsStore } from '../../src/search/postings/store.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { IndexedPage, SearchIndex, SearchScope } from '../../src/search/search-index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-index.js';
@@ -64,8 +65,15 @@ async function numberedPages(db: Db, orgId: string) {
   return [...pages.values()];
 }
 
-/** Checks the organization's postings against its pages encoded at once, and answers which pages they hold. */
+/**
+ * Checks the organization's postings, once its pending pages are written (as a search of it
+ * writes them), against its pages encoded at once, and answers which pages they hold.
+ */
 async function checked(db: Db, orgId: string): Promise<string[]> {
+  await db.transaction().execute((tx) => new OrgPostings(db, new PostingsStore(db, true)).settle(tx, orgId));
+  expect(
+    await db.selectFrom('search_org_pending').select('onum').where('org_id', '=', orgId).execute(),
+  ).toEqual([]);
   const numbered = await numberedPages(db, orgId);
   expect(await postingsOf(db, orgKey(orgId))).toEqual(postingsOfNumbered(numbered));
   return numbered.map((n) => n.id).sort();
@@ -110,6 +118,8 @@ describe('postings by organization', () => {
       ['p10', 'p1099'],
       [page('p3', 'Renamed', 'a webhook for the cluster'), page('p-new', 'New', 'quorum')],
     );
+    // Written again while its postings wait: they still hold it as it was first.
+    await write(a1, [], [page('p3', 'Renamed again', 'a puffin on the quay')]);
     // A2 indexed whole again, as a sync without its previous tree does.
     await deps.db.transaction().execute(async (tx) => {
       await index.dropSpace(tx, a2);
@@ -232,6 +242,71 @@ describe('postings by organization', () => {
       ),
     );
     expect(await checked(deps.db, orgId)).toEqual(spaces.flatMap((id) => [`${id}/a`, `${id}/b`]).sort());
+  });
+
+  it("take its spaces' changes 32 pages at a time, or at its next search", async () => {
+    const { deps, services } = server.app.quire;
+    const index = services.searchEngine.index;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    const write = async (title: string) => {
+      const spaceId = (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
+      await deps.db
+        .transaction()
+        .execute((tx) =>
+          index.writePages(
+            tx,
+            spaceId,
+            'en',
+            [],
+            [page('a', `${title} harbour`, 'a lighthouse'), page('b', 'Quay', 'a puffin')],
+          ),
+        );
+      return spaceId;
+    };
+    // The second space's write builds them (a small organization).
+    await write('First');
+    await write('Second');
+    const pending = async () =>
+      (await deps.db.selectFrom('search_org_pending').select('onum').where('org_id', '=', orgId).execute())
+        .length;
+    const held = async () => (await postingsOf(deps.db, orgKey(orgId))).stats?.pages;
+    expect(await pending()).toBe(0);
+    expect(await held()).toBe(4);
+    const third = await write('Third');
+    expect(await pending()).toBe(2);
+    expect(await held()).toBe(4);
+    const all = {
+      all: true,
+      spaces: [],
+      inherit: [],
+      explicit: [],
+      none: [],
+      rootInherit: false,
+      rootExplicit: false,
+      rootNone: false,
+    };
+    await deps.database.cache.sync();
+    const clauses = parseQuery('lighthouse');
+    const plan = planQuery(clauses, await index.expansions(['en'], stemRequests(clauses)));
+    const ranked = await index.rank(
+      plan,
+      { org: { orgId, visibility: all }, includeHidden: false },
+      undefined,
+      10,
+    );
+    expect(ranked.total).toBe(3);
+    expect(ranked.pages.map((p) => p.spaceId)).toContain(third);
+    expect(await pending()).toBe(0);
+    expect(await held()).toBe(6);
+    // 15 spaces wait; the 16th makes 32 pages, written with it.
+    for (let i = 0; i < 15; i++) await write(`Batch ${i}`);
+    expect(await pending()).toBe(30);
+    expect(await held()).toBe(6);
+    await write('Batch 15');
+    expect(await pending()).toBe(0);
+    expect(await held()).toBe(38);
+    expect(await checked(deps.db, orgId)).toHaveLength(38);
   });
 
   it('are built by the reconcile job for an organization indexed without them, equal to those writes keep', async () => {
