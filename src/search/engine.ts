@@ -7,11 +7,12 @@ import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { digest } from './digest.js';
 import { Highlighter } from './highlight.js';
+import type { RankCursor, StoredSection } from './hits.js';
 import { SearchIndexer, STALE } from './indexer.js';
 import { PostgresSearchIndex } from './postgres-index.js';
 import { postingsPagesFor } from './postings/search.js';
 import { parseQuery, planQuery, stemRequests } from './query.js';
-import type { RankCursor, SearchIndex, SearchScope, StoredSection } from './search-index.js';
+import type { SearchIndex, SearchScope } from './search-index.js';
 import { SqliteSearchIndex } from './sqlite-index.js';
 
 /**

@@ -3,19 +3,10 @@ import type { Db, Tx } from '../db/database.js';
 import { keepPrepared } from '../db/pg-dialect.js';
 import { documentTokens } from './analyzer.js';
 import { digest } from './digest.js';
+import { type PageRow, type RankCursor, type Ranking, storedPage } from './hits.js';
 import { bucketsOf, orgTerm, type TermsScope, type TermsTable, termsMatch, withOrgTerm } from './pg-terms.js';
 import { type QueryPlan, toTsQuery } from './query.js';
-import {
-  chunks,
-  type IndexedPage,
-  type PageRow,
-  type RankCursor,
-  type Ranking,
-  type SearchScope,
-  SqlSearchIndex,
-  storedPage,
-  visibleSql,
-} from './search-index.js';
+import { chunks, type IndexedPage, type SearchScope, SqlSearchIndex, visibleSql } from './search-index.js';
 
 /**
  * PostgreSQL: each section's analysed terms as a tsvector (`search_sections.vector`, GIN

@@ -3,15 +3,15 @@ import { visibleSpaces } from '../areas/spaces/visibility.js';
 import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
 import type { ReadCache } from '../db/read-cache.js';
-import type { SearchPagesTable, SearchSectionsTable, SpacesTable, Tables } from '../db/tables.js';
+import type { SpacesTable, Tables } from '../db/tables.js';
 import { fold, type SectionTerms, stemmerOf, stemTerm, words } from './analyzer.js';
 import { digest } from './digest.js';
-import { POSITION_SPAN } from './postings/codec.js';
-import { OrgPostings, orgKey } from './postings/org-postings.js';
-import type { PostingsRanking } from './postings/rank.js';
+import { type HitPage, type HitRow, hitsBy, type RankCursor, type Ranking, SECTION_SPAN } from './hits.js';
+import { OrgPostings } from './postings/org-postings.js';
 import { PostingsSearch } from './postings/search.js';
 import { PostingsStore, type ReadAside } from './postings/store.js';
 import type { QueryPlan, StemRequest } from './query.js';
+import { RankedFromPostings } from './ranked-from-postings.js';
 
 /**
  * The search index behind one interface (DESIGN §2): SQLite FTS5 (`sqlite-index.ts`) and
@@ -67,48 +67,6 @@ export interface SearchScope {
   includeHidden: boolean;
 }
 
-/** Where the previous page of ranked results ended. */
-export interface RankCursor {
-  score: number;
-  spaceId: string;
-  pageId: string;
-}
-
-export interface RankedPage {
-  spaceId: string;
-  pageId: string;
-  score: number;
-  page: StoredPage;
-  /** The page's sections that matched the query, in position order. */
-  sections: StoredSection[];
-}
-
-export interface Ranking {
-  pages: RankedPage[];
-  /** Whether more matching pages follow these. */
-  more: boolean;
-  /** Every matching page in the scope, whatever the cursor. */
-  total: number;
-}
-
-export interface StoredSection {
-  spaceId: string;
-  pageId: string;
-  position: number;
-  anchor: string | null;
-  heading: string;
-  body: string;
-}
-
-export interface StoredPage {
-  spaceId: string;
-  pageId: string;
-  title: string;
-  description: string;
-  path: string;
-  ancestors: string[];
-}
-
 export interface SearchIndex {
   /** Removes the pages in `remove` (all their sections), then writes `pages`. */
   writePages(
@@ -159,67 +117,7 @@ export interface SearchIndex {
 
 const CHUNK = 300;
 
-export type SectionRow = Omit<SearchSectionsTable, 'id'>;
-
-/** What a hit shows of a row of search_pages. */
-export type PageRow = Pick<
-  SearchPagesTable,
-  'space_id' | 'page_id' | 'title' | 'description' | 'path' | 'ancestors'
->;
-
-/** A hit's page row and the sections of it the ranking named. */
-export interface HitPage {
-  row: PageRow;
-  sections: StoredSection[];
-}
-
-/** A hit's page with one of its sections (none when it is gone since the postings were read). */
-type HitRow = PageRow & { num: number } & {
-  [K in 'position' | 'anchor' | 'heading' | 'body']: SectionRow[K] | null;
-};
-
-/** A section's key in a list of hit sections: page number * SECTION_SPAN + position. */
-const SECTION_SPAN = POSITION_SPAN;
-
-export function storedPage(row: PageRow): StoredPage {
-  return {
-    spaceId: row.space_id,
-    pageId: row.page_id,
-    title: row.title,
-    description: row.description,
-    path: row.path,
-    ancestors: JSON.parse(row.ancestors) as string[],
-  };
-}
-
-/** A section row as a hit shows it. */
-export function storedSection(row: SectionRow): StoredSection {
-  return {
-    spaceId: row.space_id,
-    pageId: row.page_id,
-    position: Number(row.position),
-    anchor: row.anchor,
-    heading: row.heading,
-    body: row.body,
-  };
-}
-
 const MAX_EXPANSIONS = 50;
-
-/** Hit rows (a page's row with each of its sections, or once without) as pages by `num`. */
-function hitsBy<R extends HitRow>(rows: readonly R[], num: (row: R) => number): Map<number, HitPage> {
-  const byNum = new Map<number, HitPage>();
-  for (const row of rows) {
-    const key = num(row);
-    let found = byNum.get(key);
-    if (!found) {
-      found = { row, sections: [] };
-      byNum.set(key, found);
-    }
-    if (row.position !== null) found.sections.push(storedSection(row as SectionRow));
-  }
-  return byNum;
-}
 
 export function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -232,6 +130,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
   private readonly postings: PostingsStore;
   private readonly postingsSearch: PostingsSearch;
   private readonly orgPostings: OrgPostings;
+  private readonly fromPostings: RankedFromPostings;
 
   constructor(
     protected readonly db: Db,
@@ -248,6 +147,16 @@ export abstract class SqlSearchIndex implements SearchIndex {
     this.postings = new PostingsStore(db, postingsPages !== undefined, readAside, turnsInWrites);
     this.postingsSearch = new PostingsSearch(db, this.postings, postingsPages);
     this.orgPostings = new OrgPostings(db, this.postings);
+    this.fromPostings = new RankedFromPostings(
+      db,
+      this.postingsSearch,
+      this.orgPostings,
+      {
+        spaceHits: (spaceId, keys) => this.spaceHits(spaceId, keys),
+        orgHits: (orgId, keys) => this.orgHits(orgId, keys),
+      },
+      (key, load) => this.kept(key, load),
+    );
   }
 
   private reads: ReadCache | undefined;
@@ -282,22 +191,24 @@ export abstract class SqlSearchIndex implements SearchIndex {
     if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
     const count = Math.max(1, Math.trunc(limit));
     const spaceId = !scope.org && scope.spaceIds?.length === 1 ? scope.spaceIds[0]! : undefined;
-    const ranked =
-      spaceId === undefined
-        ? undefined
-        : await this.postingsSearch.rank({
-            spaceId,
-            plan,
-            includeHidden: scope.includeHidden,
-            after:
-              cursor && cursor.spaceId === spaceId
-                ? { score: cursor.score, pageId: cursor.pageId }
-                : undefined,
-            count,
-          });
-    if (ranked && spaceId !== undefined) return this.rankedPages(spaceId, ranked);
+    const fromSpace =
+      spaceId !== undefined &&
+      (await this.fromPostings.space(spaceId, plan, scope.includeHidden, cursor, count));
+    if (fromSpace) return fromSpace;
     const scoped = scope.org ? { ...scope, org: await this.orgScope(scope.org) } : scope;
-    const fromOrg = scoped.org && (await this.rankOrg(scoped.org, plan, scoped.includeHidden, cursor, count));
+    const closed = scoped.org && (scoped.org.visibility.all ? [] : scoped.org.closed);
+    // Beyond CLOSED_MAX closed spaces, the engine's statements apply the visibility rules.
+    const fromOrg =
+      scoped.org &&
+      closed &&
+      (await this.fromPostings.organization(
+        scoped.org.orgId,
+        closed,
+        plan,
+        scoped.includeHidden,
+        cursor,
+        count,
+      ));
     if (fromOrg) return fromOrg;
     const tiered = await this.rankPass(plan, scoped, cursor, count, true);
     return tiered ?? (await this.rankPass(plan, scoped, cursor, count, false))!;
@@ -330,130 +241,10 @@ export abstract class SqlSearchIndex implements SearchIndex {
   }
 
   /**
-   * An organization's search ranked from its postings (org-postings.ts), or undefined when the
-   * engine should rank it: it has no postings yet, or its visibility rules close more of its
-   * spaces to the caller than CLOSED_MAX (they are applied by the engine's statements).
+   * The rows of the hits ranked from a space's postings with the sections where the query matched
+   * (HitReader), in one statement: a round trip less on PostgreSQL.
    */
-  private async rankOrg(
-    org: NonNullable<SearchScope['org']>,
-    plan: QueryPlan,
-    includeHidden: boolean,
-    cursor: RankCursor | undefined,
-    count: number,
-  ): Promise<Ranking | undefined> {
-    if (!this.postingsSearch.used) return undefined;
-    const closed = org.visibility.all ? [] : org.closed;
-    if (!closed) return undefined;
-    const { orgId } = org;
-    // Pages whose postings wait to be written (org-postings.ts) are written first, as a space
-    // behind its revision is synced before its search.
-    if (
-      (await this.kept(`org-postings-pending:${orgId}`, () => this.orgPostings.pending(this.db, orgId))) > 0
-    )
-      await this.db.transaction().execute((tx) => this.orgPostings.settle(tx, orgId));
-    const ranked = await this.postingsSearch.rankKey({
-      key: orgKey(orgId),
-      plan,
-      count,
-      stats: () => this.orgPostings.searchable(orgId),
-      // Kept while the database is unchanged, per set of spaces closed to the caller.
-      leftOut: () =>
-        this.kept(`org-postings-out:${orgId}:${includeHidden ? 1 : 0}:${digest(closed.join(','))}`, () =>
-          this.orgPostings.leftOut(orgId, closed, includeHidden),
-        ),
-      after: cursor && {
-        score: cursor.score,
-        page: () => this.orgPostings.numberOf(orgId, cursor.spaceId, cursor.pageId),
-      },
-    });
-    if (!ranked) return this.rankOnlySpace(orgId, closed, plan, includeHidden, cursor, count);
-    const keys: number[] = [];
-    for (const { page, sections } of ranked.pages)
-      for (const position of sections) keys.push(page * SECTION_SPAN + position);
-    const statement = sql<HitRow & { onum: number }>`SELECT o.onum, p.space_id, p.page_id, p.title,
-        p.description, p.path, p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
-      FROM ${this.keyList(keys)}
-      CROSS JOIN search_org_pages o
-      CROSS JOIN search_pages p
-      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
-        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
-      WHERE o.org_id = ${orgId} AND o.onum = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
-        AND p.space_id = o.space_id AND p.num = o.num
-      ORDER BY o.onum, s.position`.compile(this.db);
-    const rows = keys.length > 0 ? (await this.db.executeQuery(this.keepPrepared(statement))).rows : [];
-    return this.rankedHits(
-      ranked,
-      hitsBy(rows, (row) => Number(row.onum)),
-    );
-  }
-
-  /**
-   * The search of an organization whose pages are all in one space, which has no postings of its
-   * own (org-postings.ts): that space's search, when the caller may read it.
-   */
-  private async rankOnlySpace(
-    orgId: string,
-    closed: readonly string[],
-    plan: QueryPlan,
-    includeHidden: boolean,
-    cursor: RankCursor | undefined,
-    count: number,
-  ): Promise<Ranking | undefined> {
-    const spaces = await this.kept(`org-indexed-spaces:${orgId}`, () =>
-      this.orgPostings.indexedSpaces(this.db, orgId),
-    );
-    if (spaces.length !== 1) return undefined;
-    const spaceId = spaces[0]!;
-    if (closed.includes(spaceId)) return { pages: [], more: false, total: 0 };
-    const ranked = await this.postingsSearch.rank({
-      spaceId,
-      plan,
-      includeHidden,
-      after:
-        cursor && cursor.spaceId === spaceId ? { score: cursor.score, pageId: cursor.pageId } : undefined,
-      count,
-    });
-    return ranked && this.rankedPages(spaceId, ranked);
-  }
-
-  /**
-   * The rows of the pages ranked from the postings with the sections where the query matched
-   * (the highlighter picks among them), in one statement: a round trip less on PostgreSQL. The
-   * sections the postings did not match are not read: the highlighter would not show them (a
-   * section shows when it has every match; a page matched on its title alone matched in every
-   * section, its first among them, which it then shows).
-   */
-  private async rankedPages(spaceId: string, ranked: PostingsRanking): Promise<Ranking> {
-    const keys: number[] = [];
-    for (const { page, sections } of ranked.pages)
-      for (const position of sections) keys.push(page * SECTION_SPAN + position);
-    const byNum = keys.length ? await this.hitPages(spaceId, keys) : new Map<number, HitPage>();
-    return this.rankedHits(ranked, byNum);
-  }
-
-  /** The ranked pages with their rows, by number; a page deleted since its postings were read is left out. */
-  private rankedHits(ranked: PostingsRanking, byNum: ReadonlyMap<number, HitPage>): Ranking {
-    const pages: RankedPage[] = [];
-    for (const { page, score } of ranked.pages) {
-      const found = byNum.get(page);
-      if (!found) continue;
-      pages.push({
-        spaceId: found.row.space_id,
-        pageId: found.row.page_id,
-        score,
-        page: storedPage(found.row),
-        sections: found.sections,
-      });
-    }
-    return { pages, more: ranked.more, total: ranked.total };
-  }
-
-  /**
-   * The hits' pages by number, each with its sections named by `keys` (a page number times
-   * SECTION_SPAN plus a section position) in position order. A section gone since the postings
-   * were read (another connection's write) is left out, as is a page.
-   */
-  protected async hitPages(spaceId: string, keys: number[]): Promise<Map<number, HitPage>> {
+  protected async spaceHits(spaceId: string, keys: number[]): Promise<Map<number, HitPage>> {
     const statement = sql<HitRow>`SELECT p.space_id, p.page_id, p.title, p.description, p.path,
         p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
       FROM ${this.keyList(keys)}
@@ -464,6 +255,22 @@ export abstract class SqlSearchIndex implements SearchIndex {
       ORDER BY p.num, s.position`.compile(this.db);
     const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
     return hitsBy(rows, (row) => Number(row.num));
+  }
+
+  /** The rows of the hits ranked from an organization's postings, through its numbers of its pages. */
+  private async orgHits(orgId: string, keys: number[]): Promise<Map<number, HitPage>> {
+    const statement = sql<HitRow & { onum: number }>`SELECT o.onum, p.space_id, p.page_id, p.title,
+        p.description, p.path, p.ancestors, p.num, s.position, s.anchor, s.heading, s.body
+      FROM ${this.keyList(keys)}
+      CROSS JOIN search_org_pages o
+      CROSS JOIN search_pages p
+      LEFT JOIN search_sections s ON s.space_id = p.space_id AND s.page_id = p.page_id
+        AND s.position = CAST(w.key % ${sql.lit(SECTION_SPAN)} AS INTEGER)
+      WHERE o.org_id = ${orgId} AND o.onum = CAST(w.key / ${sql.lit(SECTION_SPAN)} AS INTEGER)
+        AND p.space_id = o.space_id AND p.num = o.num
+      ORDER BY o.onum, s.position`.compile(this.db);
+    const { rows } = await this.db.executeQuery(this.keepPrepared(statement));
+    return hitsBy(rows, (row) => Number(row.onum));
   }
 
   /**

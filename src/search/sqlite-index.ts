@@ -3,23 +3,19 @@ import type { Db, Tx } from '../db/database.js';
 import type { SqliteReaders } from '../db/sqlite-readers.js';
 import { termsOf } from './analyzer.js';
 import { digest } from './digest.js';
-import { POSITION_SPAN } from './postings/codec.js';
-import { type Match, type QueryPlan, toFts5 } from './query.js';
 import {
-  chunks,
   type HitPage,
-  type IndexedPage,
   type PageRow,
   type RankCursor,
   type Ranking,
-  type SearchScope,
   type SectionRow,
-  SqlSearchIndex,
   type StoredSection,
   storedPage,
   storedSection,
-  visibleSql,
-} from './search-index.js';
+} from './hits.js';
+import { POSITION_SPAN } from './postings/codec.js';
+import { type Match, type QueryPlan, toFts5 } from './query.js';
+import { chunks, type IndexedPage, type SearchScope, SqlSearchIndex, visibleSql } from './search-index.js';
 
 /**
  * SQLite: the analysed terms of each section in the contentless FTS5 table `search_fts`
@@ -218,7 +214,7 @@ export class SqliteSearchIndex extends SqlSearchIndex {
    * page's row again for each of its sections: 2.4 ms for 100 pages and 300 keys against 1.0 ms
    * (0.4 + 0.6). A commit between the two is as a section gone since the postings were read.
    */
-  protected override async hitPages(spaceId: string, keys: number[]): Promise<Map<number, HitPage>> {
+  protected override async spaceHits(spaceId: string, keys: number[]): Promise<Map<number, HitPage>> {
     const nums = [...new Set(keys.map((key) => Math.floor(key / POSITION_SPAN)))];
     const { rows: pages } = await sql<PageRow & { num: number }>`
       SELECT p.space_id, p.page_id, p.title, p.description, p.path, p.ancestors, p.num
