@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
-import { OrgPostings, orgKey } from '../../src/search/postings/org-postings.js';
+import { OrgPostings, orgKey, PENDING_PAGES } from '../../src/search/postings/org-postings.js';
 import { PostingsStore } from '../../src/search/postings/store.js';
 import { parseQuery, planQuery, stemRequests } from '../../src/search/query.js';
 import type { IndexedPage, SearchIndex, SearchScope } from '../../src/search/search-index.js';
@@ -244,7 +244,7 @@ describe('postings by organization', () => {
     expect(await checked(deps.db, orgId)).toEqual(spaces.flatMap((id) => [`${id}/a`, `${id}/b`]).sort());
   });
 
-  it("take its spaces' changes 32 pages at a time, or at its next search", async () => {
+  it("take its spaces' changes PENDING_PAGES at a time, or at its next search", async () => {
     const { deps, services } = server.app.quire;
     const index = services.searchEngine.index;
     const owner = await createUser(server);
@@ -299,14 +299,15 @@ describe('postings by organization', () => {
     expect(ranked.pages.map((p) => p.spaceId)).toContain(third);
     expect(await pending()).toBe(0);
     expect(await held()).toBe(6);
-    // 15 spaces wait; the 16th makes 32 pages, written with it.
-    for (let i = 0; i < 15; i++) await write(`Batch ${i}`);
-    expect(await pending()).toBe(30);
+    // Spaces of two pages wait until one makes PENDING_PAGES, written with it.
+    const waiting = PENDING_PAGES / 2 - 1;
+    for (let i = 0; i < waiting; i++) await write(`Batch ${i}`);
+    expect(await pending()).toBe(2 * waiting);
     expect(await held()).toBe(6);
-    await write('Batch 15');
+    await write('Batch last');
     expect(await pending()).toBe(0);
-    expect(await held()).toBe(38);
-    expect(await checked(deps.db, orgId)).toHaveLength(38);
+    expect(await held()).toBe(6 + PENDING_PAGES);
+    expect(await checked(deps.db, orgId)).toHaveLength(6 + PENDING_PAGES);
   });
 
   it('are built by the reconcile job for an organization indexed without them, equal to those writes keep', async () => {

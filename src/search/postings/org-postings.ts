@@ -53,8 +53,15 @@ const BATCH = 200;
  * rewrote the rows of the organization's chunk its pages are in, for every term they hold: 7.0
  * of the 12.3 ms of a write of a space of two pages in an organization of 10,000 spaces (SQLite,
  * scratch probe). Gathered, a chunk's rows are rewritten once for many spaces' pages.
+ *
+ * A search that finds pages pending pays for writing them, about the price of one write of them
+ * all: with pages of real documents (this repository's GitBook fixtures, two a space, into the
+ * 10,000-space organization; scratch probe, five settles each) 6, 14 and 30 pending pages took
+ * 32-42, 43-70 and 73-84 ms on PostgreSQL (13-21, 24-35 and 37-51 on SQLite), while a write of a
+ * space cost 31.3, 28.3 and 23.7 ms (37.2 written at once). 16 keeps that search well inside
+ * 100 ms.
  */
-const PENDING_PAGES = 32;
+export const PENDING_PAGES = 16;
 
 export class OrgPostings {
   private readonly postgres: boolean;
