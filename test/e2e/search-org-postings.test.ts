@@ -79,6 +79,24 @@ async function checked(db: Db, orgId: string): Promise<string[]> {
   return numbered.map((n) => n.id).sort();
 }
 
+/** A new space of the organization with two pages indexed. */
+async function spaceOfTwoPages(owner: Awaited<ReturnType<typeof createUser>>, orgId: string, title: string) {
+  const { deps, services } = server.app.quire;
+  const spaceId = (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
+  await deps.db
+    .transaction()
+    .execute((tx) =>
+      services.searchEngine.index.writePages(
+        tx,
+        spaceId,
+        'en',
+        [],
+        [page('a', `${title} harbour`, 'a lighthouse'), page('b', 'Quay', 'a puffin')],
+      ),
+    );
+  return spaceId;
+}
+
 describe('postings by organization', () => {
   it('are after writes, drops and moves of its spaces what one write of its pages makes', async () => {
     const { deps } = server.app.quire;
@@ -244,26 +262,30 @@ describe('postings by organization', () => {
     expect(await checked(deps.db, orgId)).toEqual(spaces.flatMap((id) => [`${id}/a`, `${id}/b`]).sort());
   });
 
+  it('are written once when searches of the organization find its pages pending side by side', async () => {
+    const { deps } = server.app.quire;
+    const owner = await createUser(server);
+    const orgId = await createOrg(owner);
+    // The second space's write builds them; the next two spaces' pages wait.
+    for (const title of ['First', 'Second', 'Third', 'Fourth']) await spaceOfTwoPages(owner, orgId, title);
+    expect(
+      (await deps.db.selectFrom('search_org_pending').select('onum').where('org_id', '=', orgId).execute())
+        .length,
+    ).toBe(4);
+    // As searches write what is pending first, each on its own connection (PostgreSQL).
+    const orgPostings = new OrgPostings(deps.db, new PostingsStore(deps.db, true));
+    await Promise.all(
+      Array.from({ length: 4 }, () => deps.db.transaction().execute((tx) => orgPostings.settle(tx, orgId))),
+    );
+    expect(await checked(deps.db, orgId)).toHaveLength(8);
+  });
+
   it("take its spaces' changes PENDING_PAGES at a time, or at its next search", async () => {
     const { deps, services } = server.app.quire;
     const index = services.searchEngine.index;
     const owner = await createUser(server);
     const orgId = await createOrg(owner);
-    const write = async (title: string) => {
-      const spaceId = (await owner.api.orgs.createSpace(orgId, { title } as never)).data.id;
-      await deps.db
-        .transaction()
-        .execute((tx) =>
-          index.writePages(
-            tx,
-            spaceId,
-            'en',
-            [],
-            [page('a', `${title} harbour`, 'a lighthouse'), page('b', 'Quay', 'a puffin')],
-          ),
-        );
-      return spaceId;
-    };
+    const write = (title: string) => spaceOfTwoPages(owner, orgId, title);
     // The second space's write builds them (a small organization).
     await write('First');
     await write('Second');
