@@ -47,6 +47,7 @@ import { TranslationRunner } from './areas/translations/run.js';
 import { TranslationsService } from './areas/translations/service.js';
 import { presentUser } from './areas/users/present.js';
 import { UsersService } from './areas/users/service.js';
+import { EVERY_SPACE } from './auth/access-scope.js';
 import { Authorizer } from './auth/authorize.js';
 import { sessionCookie } from './auth/session-cookie.js';
 import { TokenService } from './auth/token-service.js';
@@ -477,18 +478,6 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
   registerJobs(s);
   return s;
 }
-
-/** What an organization admin sees: every space. */
-const EVERY_SPACE = {
-  all: true,
-  spaces: [],
-  inherit: [],
-  explicit: [],
-  none: [],
-  rootInherit: false,
-  rootExplicit: false,
-  rootNone: false,
-};
 
 /** Every kind of background job, and the recurring ones. */
 function registerJobs(services: Services): void {

@@ -29,6 +29,18 @@ export interface SpaceVisibility {
   rootNone: boolean;
 }
 
+/** What an organization admin sees: every space. */
+export const EVERY_SPACE: SpaceVisibility = {
+  all: true,
+  spaces: [],
+  inherit: [],
+  explicit: [],
+  none: [],
+  rootInherit: false,
+  rootExplicit: false,
+  rootNone: false,
+};
+
 /**
  * A caller's access to all the content of one organization, computed once from its collections
  * and the caller's grants, for lists: every role here comes from the same `resolveRole` that

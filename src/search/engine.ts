@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZE } from '../http/schemas.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { digest } from './digest.js';
 import { Highlighter } from './highlight.js';
-import type { RankCursor, StoredSection } from './hits.js';
+import type { RankCursor, StoredPage, StoredSection } from './hits.js';
 import { SearchIndexer, STALE } from './indexer.js';
 import { PostgresSearchIndex } from './postgres-index.js';
 import { postingsPagesFor } from './postings/search.js';
@@ -56,13 +56,7 @@ export interface SectionHit {
   resultType: 'page' | 'section';
 }
 
-export interface PageHit {
-  spaceId: string;
-  pageId: string;
-  title: string;
-  description: string;
-  path: string;
-  ancestors: string[];
+export interface PageHit extends StoredPage {
   score: number;
   /** One-based position in the whole ranked result. */
   rank: number;

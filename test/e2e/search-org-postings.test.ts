@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERY_SPACE } from '../../src/auth/access-scope.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { PostgresSearchIndex } from '../../src/search/postgres-index.js';
@@ -77,6 +78,13 @@ async function checked(db: Db, orgId: string): Promise<string[]> {
   const numbered = await numberedPages(db, orgId);
   expect(await postingsOf(db, orgKey(orgId))).toEqual(postingsOfNumbered(numbered));
   return numbered.map((n) => n.id).sort();
+}
+
+/** An organization's search through `by`, as the owner unless `visibility` says otherwise. */
+async function orgSearch(by: SearchIndex, orgId: string, text: string, visibility = EVERY_SPACE) {
+  const clauses = parseQuery(text);
+  const plan = planQuery(clauses, await by.expansions(['en'], stemRequests(clauses)));
+  return by.rank(plan, { org: { orgId, visibility }, includeHidden: false }, undefined, 10);
 }
 
 /** A new space of the organization with two pages indexed. */
@@ -197,26 +205,14 @@ describe('postings by organization', () => {
     await deps.db.transaction().execute((tx) => index.writePages(tx, spaceId, 'en', [], pages));
     expect((await postingsOf(deps.db, orgKey(orgId))).stats).toBeUndefined();
     expect(await index.orgPostingsBehind(1000)).not.toContain(orgId);
-    const all = {
-      all: true,
-      spaces: [],
-      inherit: [],
-      explicit: [],
-      none: [],
-      rootInherit: false,
-      rootExplicit: false,
-      rootNone: false,
-    };
-    const found = async (by: SearchIndex, text: string, visibility = all) => {
-      const clauses = parseQuery(text);
-      const plan = planQuery(clauses, await by.expansions(['en'], stemRequests(clauses)));
-      const ranked = await by.rank(plan, { org: { orgId, visibility }, includeHidden: false }, undefined, 10);
+    const found = async (by: SearchIndex, text: string, visibility = EVERY_SPACE) => {
+      const ranked = await orgSearch(by, orgId, text, visibility);
       return { total: ranked.total, pages: ranked.pages.map((p) => `${p.spaceId}/${p.pageId}`).sort() };
     };
     expect(await found(index, 'keeper')).toEqual({ total: 1, pages: [`${spaceId}/a`] });
     expect(await found(index, 'keeper')).toEqual(await found(engine, 'keeper'));
     // Closed to a member: nothing.
-    const closed = { ...all, all: false };
+    const closed = { ...EVERY_SPACE, all: false };
     expect(await found(index, 'keeper', closed)).toEqual({ total: 0, pages: [] });
     expect(await found(engine, 'keeper', closed)).toEqual({ total: 0, pages: [] });
     // Ranked from the space's postings: without the word's rows, nothing.
@@ -298,25 +294,8 @@ describe('postings by organization', () => {
     const third = await write('Third');
     expect(await pending()).toBe(2);
     expect(await held()).toBe(4);
-    const all = {
-      all: true,
-      spaces: [],
-      inherit: [],
-      explicit: [],
-      none: [],
-      rootInherit: false,
-      rootExplicit: false,
-      rootNone: false,
-    };
     await deps.database.cache.sync();
-    const clauses = parseQuery('lighthouse');
-    const plan = planQuery(clauses, await index.expansions(['en'], stemRequests(clauses)));
-    const ranked = await index.rank(
-      plan,
-      { org: { orgId, visibility: all }, includeHidden: false },
-      undefined,
-      10,
-    );
+    const ranked = await orgSearch(index, orgId, 'lighthouse');
     expect(ranked.total).toBe(3);
     expect(ranked.pages.map((p) => p.spaceId)).toContain(third);
     expect(await pending()).toBe(0);
@@ -399,22 +378,12 @@ describe('postings by organization', () => {
       }
       return { total: first.total, pages: pages.map((p) => p.page) };
     };
-    const all = {
-      all: true,
-      spaces: [],
-      inherit: [],
-      explicit: [],
-      none: [],
-      rootInherit: false,
-      rootExplicit: false,
-      rootNone: false,
-    };
     const scopes: SearchScope[] = [
-      { org: { orgId, visibility: all }, includeHidden: false },
-      { org: { orgId, visibility: all }, includeHidden: true },
+      { org: { orgId, visibility: EVERY_SPACE }, includeHidden: false },
+      { org: { orgId, visibility: EVERY_SPACE }, includeHidden: true },
       // A member to whom one space is closed: granted the others.
       {
-        org: { orgId, visibility: { ...all, all: false, spaces: ids.filter((id) => id !== ids[1]) } },
+        org: { orgId, visibility: { ...EVERY_SPACE, all: false, spaces: ids.filter((id) => id !== ids[1]) } },
         includeHidden: false,
       },
     ];
@@ -479,26 +448,9 @@ describe('postings by organization', () => {
           index.writePages(tx, spaceId, 'en', [], [page('a', `${title} harbour`, 'a lighthouse')]),
         );
     }
-    const all = {
-      all: true,
-      spaces: [],
-      inherit: [],
-      explicit: [],
-      none: [],
-      rootInherit: false,
-      rootExplicit: false,
-      rootNone: false,
-    };
     const found = async () => {
       await deps.database.cache.sync();
-      const clauses = parseQuery('harbour');
-      const plan = planQuery(clauses, await index.expansions(['en'], stemRequests(clauses)));
-      const ranked = await index.rank(
-        plan,
-        { org: { orgId, visibility: all }, includeHidden: false },
-        undefined,
-        10,
-      );
+      const ranked = await orgSearch(index, orgId, 'harbour');
       return { total: ranked.total, spaces: ranked.pages.map((p) => p.spaceId).sort() };
     };
     expect(await found()).toEqual({ total: 3, spaces: [...ids].sort() });

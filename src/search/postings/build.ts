@@ -15,6 +15,33 @@ export interface PostedPage {
   }>;
 }
 
+/** A row of a page's section with the page's number and title, as the index tables give them. */
+export interface SectionOfPage {
+  num: number;
+  title: string;
+  position: number;
+  heading: string;
+  body: string;
+}
+
+/** Section rows as pages, by number, in the order their numbers first come. */
+export function pagesOf(rows: Iterable<SectionOfPage>): PostedPage[] {
+  const out = new Map<
+    number,
+    PostedPage & { sections: Array<{ position: number; heading: string; text: string }> }
+  >();
+  for (const row of rows) {
+    const num = Number(row.num);
+    let page = out.get(num);
+    if (!page) {
+      page = { num, title: row.title, sections: [] };
+      out.set(num, page);
+    }
+    page.sections.push({ position: Number(row.position), heading: row.heading, text: row.body });
+  }
+  return [...out.values()];
+}
+
 export interface PagePostings {
   terms: Map<string, Posting[]>;
   sections: number;

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
-import type { PostedPage } from './build.js';
+import { type PostedPage, pagesOf, type SectionOfPage } from './build.js';
 import { CHUNK_BITS } from './codec.js';
 import type { PostingsStore, SpaceStats } from './store.js';
 
@@ -367,15 +367,9 @@ export class OrgPostings {
    */
   private async writePending(tx: Tx, orgId: string, was: PostedPage[], now: PostedPage[]): Promise<void> {
     const pending = await tx
-      .selectFrom('search_org_pending as d')
-      .leftJoin('search_org_pages as o', (join) =>
-        join.onRef('o.org_id', '=', 'd.org_id').onRef('o.onum', '=', 'd.onum'),
-      )
-      .leftJoin('search_pages as p', (join) =>
-        join.onRef('p.space_id', '=', 'o.space_id').onRef('p.num', '=', 'o.num'),
-      )
-      .select(['d.onum', 'd.was', 'o.space_id', 'o.num', 'p.page_id'])
-      .where('d.org_id', '=', orgId)
+      .selectFrom('search_org_pending')
+      .select(['onum', 'was'])
+      .where('org_id', '=', orgId)
       .execute();
     const held = new Map<number, string | null>();
     for (const row of pending) held.set(Number(row.onum), row.was);
@@ -383,27 +377,40 @@ export class OrgPostings {
     const before = was.filter((page) => !held.has(page.num));
     for (const [onum, page] of held)
       if (page !== null) before.push({ ...(JSON.parse(page) as HeldPage), num: onum });
-    const after = [...now];
     // The pending pages named by neither, as their spaces' indexes hold them.
-    const reads = new Map<string, { ids: string[]; onums: Map<number, number> }>();
-    for (const row of pending) {
-      if (named.has(Number(row.onum)) || row.space_id === null || row.num === null || row.page_id === null)
-        continue;
-      let read = reads.get(row.space_id);
-      if (!read) {
-        read = { ids: [], onums: new Map() };
-        reads.set(row.space_id, read);
-      }
-      read.ids.push(row.page_id);
-      read.onums.set(Number(row.num), Number(row.onum));
-    }
-    for (const [spaceId, { ids, onums }] of reads)
-      for (const page of await this.store.indexed(tx, spaceId, ids)) {
-        const onum = onums.get(page.num);
-        if (onum !== undefined) after.push({ ...page, num: onum });
-      }
+    const after = [
+      ...now,
+      ...(await this.current(
+        tx,
+        orgId,
+        [...held.keys()].filter((onum) => !named.has(onum)),
+      )),
+    ];
     if (pending.length > 0) await tx.deleteFrom('search_org_pending').where('org_id', '=', orgId).execute();
     if (before.length > 0 || after.length > 0) await this.store.write(tx, orgKey(orgId), before, after);
+  }
+
+  /**
+   * The organization's pages numbered `onums` as its spaces' indexes hold them now, under those
+   * numbers (those no longer numbered left out), in one statement a batch whatever their spaces.
+   */
+  private async current(tx: Tx, orgId: string, onums: number[]): Promise<PostedPage[]> {
+    const rows: SectionOfPage[] = [];
+    for (let i = 0; i < onums.length; i += BATCH)
+      for (const row of await tx
+        .selectFrom('search_org_pages as o')
+        .innerJoin('search_pages as p', (join) =>
+          join.onRef('p.space_id', '=', 'o.space_id').onRef('p.num', '=', 'o.num'),
+        )
+        .innerJoin('search_sections as s', (join) =>
+          join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
+        )
+        .select(['o.onum as num', 'p.title', 's.position', 's.heading', 's.body'])
+        .where('o.org_id', '=', orgId)
+        .where('o.onum', 'in', onums.slice(i, i + BATCH))
+        .execute())
+        rows.push(row);
+    return pagesOf(rows);
   }
 
   /** Drops an organization's postings (postings are off: they would go stale). */

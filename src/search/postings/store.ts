@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { type CompiledQuery, sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import { TimeSlices } from '../../time-slices.js';
-import { type PagePostings, type PostedPage, pagePostings } from './build.js';
+import { type PagePostings, type PostedPage, pagePostings, pagesOf, type SectionOfPage } from './build.js';
 import { chunkOf, encode, type Posting, rewrite } from './codec.js';
 
 /** Rows written or read per statement (SQLite's bound parameters; PostgreSQL's message size). */
@@ -301,31 +301,20 @@ export class PostingsStore {
    * rewritten).
    */
   async indexed(tx: Tx, spaceId: string, pageIds: string[]): Promise<PostedPage[]> {
-    const out = new Map<
-      string,
-      PostedPage & { sections: Array<{ position: number; heading: string; text: string }> }
-    >();
+    const out: SectionOfPage[] = [];
     for (const batch of batches(pageIds, 300)) {
       const rows = await tx
         .selectFrom('search_pages as p')
         .innerJoin('search_sections as s', (join) =>
           join.onRef('s.space_id', '=', 'p.space_id').onRef('s.page_id', '=', 'p.page_id'),
         )
-        .select(['p.page_id', 'p.num', 'p.title', 's.position', 's.heading', 's.body'])
+        .select(['p.num', 'p.title', 's.position', 's.heading', 's.body'])
         .where('p.space_id', '=', spaceId)
         .where('p.page_id', 'in', batch)
         .execute();
-      for (const row of rows) {
-        if (row.num === null) continue;
-        let page = out.get(row.page_id);
-        if (!page) {
-          page = { num: Number(row.num), title: row.title, sections: [] };
-          out.set(row.page_id, page);
-        }
-        page.sections.push({ position: Number(row.position), heading: row.heading, text: row.body });
-      }
+      for (const row of rows) if (row.num !== null) out.push({ ...row, num: row.num });
     }
-    return [...out.values()];
+    return pagesOf(out);
   }
 
   /** The space's terms beginning with `prefix`, at most `limit` + 1 of them (more: too many). */
