@@ -201,8 +201,10 @@ export class SearchIndexer {
     const outcome = stepped
       ? await this.writeInSteps(spaceId, found, target, Boolean(previous), writeIn)
       : await this.write(spaceId, found, async (tx) => {
-          if (!previous) await this.index.dropSpace(tx, spaceId);
-          await this.writeStep(tx, spaceId, language, writeIn);
+          // Indexed whole, the space is dropped first (without a row, it has nothing indexed:
+          // `write` found none under the space's lock), and written as a space with nothing.
+          if (!previous && state) await this.index.dropSpace(tx, spaceId);
+          await this.writeStep(tx, spaceId, language, writeIn, !previous);
           await this.writeRow(tx, target);
         });
     this.deps.log.debug(
@@ -267,10 +269,10 @@ export class SearchIndexer {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const outcome = await this.write(spaceId, i === 0 ? found : marked, async (tx) => {
         if (i === 0) {
-          if (!incremental) await this.index.dropSpace(tx, spaceId);
+          if (!incremental && found.revision !== null) await this.index.dropSpace(tx, spaceId);
           await this.mark(tx, spaceId, marked, incremental ? undefined : target);
         }
-        await this.writeStep(tx, spaceId, target.language ?? null, step);
+        await this.writeStep(tx, spaceId, target.language ?? null, step, !incremental && i === 0);
         if (i === steps.length - 1) await this.writeRow(tx, target);
       });
       if (outcome === 'raced') return 'raced';
@@ -302,9 +304,16 @@ export class SearchIndexer {
     });
   }
 
-  private async writeStep(tx: Tx, spaceId: string, language: string | null, step: Step): Promise<void> {
+  /** `empty`: the space has nothing indexed (see SearchIndex.writePages). */
+  private async writeStep(
+    tx: Tx,
+    spaceId: string,
+    language: string | null,
+    step: Step,
+    empty = false,
+  ): Promise<void> {
     if (step.remove.length > 0 || step.pages.length > 0)
-      await this.index.writePages(tx, spaceId, language, step.remove, step.pages);
+      await this.index.writePages(tx, spaceId, language, step.remove, step.pages, empty);
     if (step.places.length > 0) await this.index.movePages(tx, spaceId, step.places);
   }
 

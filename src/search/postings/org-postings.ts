@@ -88,7 +88,13 @@ export class OrgPostings {
    * A space's pages were written, after its index rows: `before` as they were indexed, `after`
    * as they are now, both under the space's page numbers.
    */
-  async pagesWritten(tx: Tx, spaceId: string, before: PostedPage[], after: PostedPage[]): Promise<void> {
+  async pagesWritten(
+    tx: Tx,
+    spaceId: string,
+    before: PostedPage[],
+    after: PostedPage[],
+    empty = false,
+  ): Promise<void> {
     const orgId = await this.orgOf(tx, spaceId);
     if (orgId === undefined) return;
     await this.lock(tx, orgId);
@@ -101,11 +107,14 @@ export class OrgPostings {
         await this.build(tx, orgId);
       return;
     }
-    const nums = await this.numbers(
-      tx,
-      spaceId,
-      [...before, ...after].map((page) => page.num),
-    );
+    // A space with nothing indexed has no page numbered in its organization.
+    const nums = empty
+      ? new Map<number, number>()
+      : await this.numbers(
+          tx,
+          spaceId,
+          [...before, ...after].map((page) => page.num),
+        );
     const staying = new Set(after.map((page) => page.num));
     const gone = before.filter((page) => !staying.has(page.num)).map((page) => page.num);
     let next = await this.top(tx, orgId);

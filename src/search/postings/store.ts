@@ -60,15 +60,21 @@ export class PostingsStore {
    * Rewrites the postings of the chunks these pages are in: `before` as they were indexed (their
    * postings go), `after` as they are now. Called before the pages' old rows are deleted. A
    * space with pages but no postings (indexed before 0030, or while postings were off) gets
-   * them for all its pages.
+   * them for all its pages. `empty`: the space has nothing indexed (see SearchIndex.writePages).
    */
-  async write(tx: Tx, spaceId: string, before: PostedPage[], after: PostedPage[]): Promise<void> {
+  async write(
+    tx: Tx,
+    spaceId: string,
+    before: PostedPage[],
+    after: PostedPage[],
+    empty = false,
+  ): Promise<void> {
     if (!this.kept) {
       await this.drop(tx, spaceId);
       return;
     }
-    let stats = await this.stats(tx, spaceId);
-    if (!stats) {
+    let stats = empty ? undefined : await this.stats(tx, spaceId);
+    if (!stats && !empty) {
       const indexed = await tx
         .selectFrom('search_pages')
         .select('page_id')
