@@ -182,13 +182,22 @@ export class PostingsStore {
       a.term < b.term ? -1 : a.term > b.term ? 1 : a.chunk - b.chunk;
     emptied.sort(byKey);
     upserts.sort(byKey);
-    for (const { term, chunk } of emptied)
-      await tx
-        .deleteFrom('search_postings')
-        .where('space_id', '=', spaceId)
-        .where('term', '=', term)
-        .where('chunk', '=', chunk)
-        .execute();
+    // A chunk's emptied rows in one statement: a page written again takes its old words out
+    // (56 rows a sync for a page of the bench, a statement each was half its time on PostgreSQL).
+    const emptiedIn = new Map<number, string[]>();
+    for (const { term, chunk } of emptied) {
+      const terms = emptiedIn.get(chunk);
+      if (terms) terms.push(term);
+      else emptiedIn.set(chunk, [term]);
+    }
+    for (const [chunk, terms] of emptiedIn)
+      for (const batch of batches(terms, 500))
+        await tx
+          .deleteFrom('search_postings')
+          .where('space_id', '=', spaceId)
+          .where('chunk', '=', chunk)
+          .where('term', 'in', batch)
+          .execute();
     for (const batch of batches(upserts))
       await tx
         .insertInto('search_postings')
