@@ -49,7 +49,7 @@ const OPTIMIZE_AFTER_PAGES = 1000;
  * other requests go on over other connections meanwhile.
  */
 const STEP_PAGES = 64;
-/** Pages below moved ones given their new place per step: one row updated each. */
+/** Pages below moved ones given their new place per step (a few milliseconds on SQLite). */
 const STEP_PLACES = 2_000;
 
 /** A part of a sync in steps (see `writeInSteps`). */
