@@ -126,7 +126,10 @@ export class PostingsStore {
     const counts = new Map<string, number>();
     const count = (term: string, by: number) => counts.set(term, (counts.get(term) ?? 0) + by);
     const upserts: Array<{ term: string; chunk: number; entries: Buffer; positions: Buffer }> = [];
-    const emptied: Array<{ term: string; chunk: number }> = [];
+    // The terms whose rows the write empties, by chunk: deleted a chunk's at once (a page
+    // written again takes its old words out: 56 rows a sync for a page of the bench, a statement
+    // each was half its time on PostgreSQL).
+    const emptied = new Map<number, string[]>();
     // Tokenizing pages and rewriting a chunk's rows is tens of milliseconds for a few pages, and
     // seconds for a space written whole: in slices, between which the server answers others.
     const slices = new TimeSlices(this.turnsInWrites ? undefined : Number.POSITIVE_INFINITY);
@@ -172,25 +175,19 @@ export class PostingsStore {
         const rewritten = rewrite(chunk, row.entries, row.positions, written, fresh);
         count(term, fresh.length - rewritten.removed);
         if (fresh.length === 0 && rewritten.removed === 0) continue;
-        if (rewritten.entries.length === 0) emptied.push({ term, chunk });
-        else upserts.push({ term, chunk, entries: rewritten.entries, positions: rewritten.positions });
+        if (rewritten.entries.length === 0) {
+          const terms = emptied.get(chunk);
+          if (terms) terms.push(term);
+          else emptied.set(chunk, [term]);
+        } else upserts.push({ term, chunk, entries: rewritten.entries, positions: rewritten.positions });
       }
     }
     // In key order: the B-tree is appended to rather than split all over (a 100,000-page space
     // in chunk order took 5.9 s to insert).
     const byKey = <T extends { term: string; chunk: number }>(a: T, b: T) =>
       a.term < b.term ? -1 : a.term > b.term ? 1 : a.chunk - b.chunk;
-    emptied.sort(byKey);
     upserts.sort(byKey);
-    // A chunk's emptied rows in one statement: a page written again takes its old words out
-    // (56 rows a sync for a page of the bench, a statement each was half its time on PostgreSQL).
-    const emptiedIn = new Map<number, string[]>();
-    for (const { term, chunk } of emptied) {
-      const terms = emptiedIn.get(chunk);
-      if (terms) terms.push(term);
-      else emptiedIn.set(chunk, [term]);
-    }
-    for (const [chunk, terms] of emptiedIn)
+    for (const [chunk, terms] of emptied)
       for (const batch of batches(terms, 500))
         await tx
           .deleteFrom('search_postings')
