@@ -1,7 +1,5 @@
 import type { Definition, Image, Link, Nodes, Parents, PhrasingContent, Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { gfmProcessorFor } from './gfm-processors.js';
 import { nestBlocks, parseTag } from './gitbook-blocks.js';
 import { EXACT_PLACEHOLDER, INLINE_GUARD as GUARD, protect, restore, type Token } from './protect.js';
 import type { FlowContent } from './syntax.js';
@@ -12,14 +10,12 @@ import type { FlowContent } from './syntax.js';
  * nothing more), so the rest of the engine sees one link form.
  */
 
-const processor = unified().use(remarkParse).use(remarkGfm).freeze();
-
 const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
 const LITERAL_FIELDS = ['value', 'url', 'title', 'alt', 'lang', 'meta'] as const;
 
 export function parseMarkdown(markdown: string): Root {
   const { text, tokens } = protect(markdown.replace(/\r\n?/g, '\n'));
-  const tree = processor.parse(text);
+  const tree = gfmProcessorFor(text).parse(text);
   revive(tree, tokens);
   inlineReferences(tree);
   return tree;
