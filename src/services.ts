@@ -5,9 +5,11 @@ import { ReviewsService } from './areas/change-requests/reviews.js';
 import { ChangeRequestsService } from './areas/change-requests/service.js';
 import { CollectionsService } from './areas/collections/service.js';
 import { CommentsService } from './areas/comments/service.js';
+import { DocumentFill } from './areas/content/document-fill.js';
 import { LinkIndex } from './areas/content/link-index.js';
 import { LinksService } from './areas/content/links-service.js';
 import { ContentService } from './areas/content/service.js';
+import { StoredDocuments } from './areas/content/stored-documents.js';
 import { TemplatesService } from './areas/content/templates.js';
 import { ConversationAnalysis } from './areas/conversations/analysis.js';
 import { ClustersService } from './areas/conversations/clusters.js';
@@ -96,6 +98,8 @@ export interface Services {
   merges: MergeService;
   links: LinkIndex;
   content: ContentService;
+  storedDocuments: StoredDocuments;
+  documentFill: DocumentFill;
   contentWrites: ContentWriteService;
   linkReader: LinksService;
   templates: TemplatesService;
@@ -254,7 +258,16 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     store: s.store,
     links: s.links,
   });
-  s.content = new ContentService(deps, { authz: s.authz, changeRequests: s.changeRequests, store: s.store });
+  s.storedDocuments = new StoredDocuments(deps.db, deps.log);
+  s.documentFill = new DocumentFill(deps, { store: s.store, stored: s.storedDocuments, jobs: s.jobs });
+  s.spaces.onHeadMoved((tx, moved) => s.documentFill.spaceChanged(tx, moved.spaceId));
+  s.trash.onPurge((tx, spaceIds) => s.storedDocuments.dropSpaces(tx, spaceIds));
+  s.content = new ContentService(deps, {
+    authz: s.authz,
+    changeRequests: s.changeRequests,
+    store: s.store,
+    stored: s.storedDocuments,
+  });
   s.contentWrites = new ContentWriteService(deps, {
     changeRequests: s.changeRequests,
     store: s.store,
@@ -490,6 +503,7 @@ function registerJobs(services: Services): void {
   });
   services.jobs.schedule('sessions.purge', HOUR_MS, 'sessions.purge');
   services.searchEngine.registerJobs(services.jobs);
+  services.documentFill.registerJobs();
   services.pdf.registerJobs();
   services.git.registerJobs();
   services.imports.registerJobs();

@@ -36,6 +36,7 @@ import * as searchOrgTerms from './migrations/0033-search-org-terms.js';
 import * as searchPendingRevision from './migrations/0034-search-pending-revision.js';
 import * as searchOrgPages from './migrations/0035-search-org-pages.js';
 import * as searchOrgPending from './migrations/0036-search-org-pending.js';
+import * as pageDocuments from './migrations/0037-page-documents.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034-search-pending-revision': searchPendingRevision,
   '0035-search-org-pages': searchOrgPages,
   '0036-search-org-pending': searchOrgPending,
+  '0037-page-documents': pageDocuments,
 };
 
 class StaticProvider implements MigrationProvider {

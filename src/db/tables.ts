@@ -497,6 +497,25 @@ export interface SearchPostingsTable {
   positions: Buffer;
 }
 
+/** A page's converted document for a profile (areas/content/stored-documents.ts). */
+export interface PageDocumentsTable {
+  space_id: string;
+  page_id: string;
+  profile: string;
+  /** The hash of the markdown it was converted from. */
+  body: string;
+  /** JSON: the questions the conversion asked of the tree's links, with their answers. */
+  asked: string;
+  /** The document's JSON, deflated. */
+  document: Buffer;
+}
+
+/** The tree a space's converted documents were last filled for. */
+export interface PageDocumentFillsTable {
+  space_id: string;
+  tree_hash: string;
+}
+
 /** How many sections of a space hold a term. */
 export interface SearchTermsTable {
   space_id: string;
@@ -962,4 +981,6 @@ export interface Tables {
   conversation_clusters: ConversationClustersTable;
   conversation_analyses: ConversationAnalysesTable;
   pdf_renders: PdfRendersTable;
+  page_documents: PageDocumentsTable;
+  page_document_fills: PageDocumentFillsTable;
 }

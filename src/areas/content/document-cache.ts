@@ -1,17 +1,77 @@
 import type { JsonDocument } from '../../content/document-schema.js';
+import type { Profile } from '../../content/markdown/containers.js';
+import { markdownToDocument } from '../../content/markdown/index.js';
 import type { LinkResolver } from '../../content/markdown/links.js';
 import { Lru } from '../../lru.js';
+import type { StoredDocuments, StoredKey } from './stored-documents.js';
 
 /** What converting a document asked of the tree's links, and what they answered. */
-type Asked = ['resolve', string, string] | ['href', string, string];
+export type Asked = ['resolve', string, string] | ['href', string, string];
 
-interface Kept {
+/** A document with the questions its conversion asked of the links. */
+export interface Converted {
   document: JsonDocument;
+  asked: Asked[];
+}
+
+/** A page's or reusable content's markdown converted for `profile`, its links resolved by `links`. */
+export function convertFor(profile: Profile): (markdown: string, links: LinkResolver) => JsonDocument {
+  return (markdown, links) => markdownToDocument(markdown, { links, profile });
+}
+
+/** Converts `markdown`, recording each question asked of `links` and its answer. */
+export function convertRecording(
+  markdown: string,
+  links: LinkResolver,
+  convert: (markdown: string, links: LinkResolver) => JsonDocument,
+): Converted {
+  const asked: Asked[] = [];
+  const recording: LinkResolver = {
+    resolve: (href) => {
+      const ref = links.resolve(href);
+      asked.push(['resolve', href, JSON.stringify(ref)]);
+      return ref;
+    },
+    href: (ref) => {
+      const href = links.href(ref);
+      asked.push(['href', JSON.stringify(ref), href]);
+      return href;
+    },
+  };
+  return { document: convert(markdown, recording), asked };
+}
+
+/** Whether `links` answers each question as it was answered when the document was converted. */
+export function answersAgain(asked: readonly Asked[], links: LinkResolver): boolean {
+  return asked.every(([kind, question, answer]) =>
+    kind === 'resolve'
+      ? JSON.stringify(links.resolve(question)) === answer
+      : links.href(JSON.parse(question)) === answer,
+  );
+}
+
+interface Kept extends Converted {
   /** The tree it was last known good for. */
   tree: string;
-  asked: Asked[];
   /** What it counts against the bound: its markdown's length. */
   weight: number;
+}
+
+/** A document asked of the cache. */
+export interface DocumentRequest {
+  /** Its markdown's hash, the page, the profile. */
+  key: string;
+  /** The tree read, whose links `links` resolves. */
+  tree: string;
+  links: LinkResolver;
+  markdown: () => Promise<string>;
+  convert: (markdown: string, links: LinkResolver) => JsonDocument;
+  /**
+   * Where a page's document is kept in the database (stored-documents.ts); `keep`: the read is of
+   * the space's current revision, so a document converted anew is written back for the next
+   * reader (the rows follow the current revision: a change request's page would displace it).
+   */
+  stored?: (StoredKey & { keep: boolean }) | undefined;
 }
 
 /**
@@ -22,6 +82,9 @@ interface Kept {
  * instead, with the questions its conversion asked of the links and their answers: in another tree
  * the questions are asked again, and when every answer is the same the document is the same.
  * Asking a link again costs a lookup; converting costs parsing the markdown.
+ *
+ * Beneath the process's own, a page's documents are kept in the database the same way
+ * (stored-documents.ts), for every process and after a restart.
  */
 export class DocumentCache {
   private readonly kept: Lru<string, Kept>;
@@ -30,50 +93,35 @@ export class DocumentCache {
    * At most `entries` documents, converted from `markdownBytes` of markdown in all: a document
    * takes about eight times its markdown in memory (4.8 KB for the bench's 0.6 KB pages).
    */
-  constructor(entries: number, markdownBytes: number) {
+  constructor(
+    entries: number,
+    markdownBytes: number,
+    private readonly stored?: StoredDocuments,
+  ) {
     this.kept = new Lru(entries, { weigh: (kept) => kept.weight, maxWeight: markdownBytes });
   }
 
   /**
-   * The document under `key` (its markdown's hash, the page, the profile) for `tree`, whose links
-   * `links` resolves: the kept one while its links answer the same, else `convert`ed anew from
-   * `markdown`.
+   * The document asked for: the process's while its links answer the same, else the database's
+   * on the same terms, else `convert`ed anew from its markdown.
    */
-  get(
-    key: string,
-    tree: string,
-    links: LinkResolver,
-    markdown: string,
-    convert: (markdown: string, links: LinkResolver) => JsonDocument,
-  ): JsonDocument {
+  async get(request: DocumentRequest): Promise<JsonDocument> {
+    const { key, tree, links } = request;
     const kept = this.kept.get(key);
     if (kept && (kept.tree === tree || answersAgain(kept.asked, links))) {
       kept.tree = tree;
       return kept.document;
     }
-    const asked: Asked[] = [];
-    const recording: LinkResolver = {
-      resolve: (href) => {
-        const ref = links.resolve(href);
-        asked.push(['resolve', href, JSON.stringify(ref)]);
-        return ref;
-      },
-      href: (ref) => {
-        const href = links.href(ref);
-        asked.push(['href', JSON.stringify(ref), href]);
-        return href;
-      },
-    };
-    const document = convert(markdown, recording);
-    this.kept.set(key, { document, tree, asked, weight: 1 + markdown.length });
-    return document;
+    const stored = request.stored;
+    const loaded = stored && (await this.stored?.load(stored));
+    if (loaded && answersAgain(loaded.asked, links)) {
+      this.kept.set(key, { document: loaded.document, asked: loaded.asked, tree, weight: loaded.weight });
+      return loaded.document;
+    }
+    const markdown = await request.markdown();
+    const converted = convertRecording(markdown, links, request.convert);
+    this.kept.set(key, { ...converted, tree, weight: 1 + markdown.length });
+    if (stored?.keep) this.stored?.keepLater(stored, converted);
+    return converted.document;
   }
-}
-
-function answersAgain(asked: Asked[], links: LinkResolver): boolean {
-  return asked.every(([kind, question, answer]) =>
-    kind === 'resolve'
-      ? JSON.stringify(links.resolve(question)) === answer
-      : links.href(JSON.parse(question)) === answer,
-  );
 }

@@ -2,7 +2,6 @@ import type { Actor } from '../../auth/actor.js';
 import type { Authorizer } from '../../auth/authorize.js';
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { Profile } from '../../content/markdown/containers.js';
-import { markdownToDocument } from '../../content/markdown/index.js';
 import { findRevision } from '../../content/revisions.js';
 import type { ContentStore, Snapshot } from '../../content/store.js';
 import type { FileNode, PageNode } from '../../content/tree.js';
@@ -12,9 +11,10 @@ import type { Deps } from '../../deps.js';
 import { notFound } from '../../errors.js';
 import type { ChangeRequestView } from '../change-requests/present.js';
 import type { ChangeRequestsService } from '../change-requests/service.js';
-import { DocumentCache } from './document-cache.js';
+import { convertFor, DocumentCache } from './document-cache.js';
 import { PageIndex } from './page-index.js';
 import { pageLinks } from './page-links.js';
+import type { StoredDocuments } from './stored-documents.js';
 
 /** Which content a read is about. */
 export type ContentTarget =
@@ -38,29 +38,29 @@ export interface ContentNeeds {
   authz: Pick<Authorizer, 'space'>;
   changeRequests: Pick<ChangeRequestsService, 'access' | 'find' | 'toView'>;
   store: Pick<ContentStore, 'snapshot' | 'readBody'>;
+  /** Converted documents kept in the database; without it, only in the process. */
+  stored?: StoredDocuments | undefined;
 }
 
 /** Reading the content of a space, a change request or any revision of the space. */
 export class ContentService {
   /**
-   * Documents converted from markdown, by tree and page: a tree hash fixes every path and file
-   * the links resolve against, so an entry never goes stale. Conversion is the costly part of a
-   * document read (tens of milliseconds for a long page).
-   */
-  /**
-   * Converting markdown again was a fifth of a server's CPU in bench/scale's processes part while
+   * Documents converted from markdown (document-cache.ts): conversion is the costly part of a
+   * document read (milliseconds for a long page). Converting markdown again was a fifth of a server's CPU in bench/scale's processes part while
    * this held 256 documents, an eighth of the bench's 2,000 pages. With room for them all, one
    * process went from 0.80 to 0.54 ms of CPU a request (1,301 -> 1,884 requests a second) and
    * three from 1.11 to 0.89. Bounded by markdown: 4 MB of it is about 30 MB of documents, room
    * for those pages three times over; every major collection marks what is kept, and the heap of
    * a 100,000-page space is 1.5 million objects already.
    */
-  private readonly documents = new DocumentCache(20_000, 4 * 1024 * 1024);
+  private readonly documents: DocumentCache;
 
   constructor(
     private readonly deps: Deps,
     private readonly services: ContentNeeds,
-  ) {}
+  ) {
+    this.documents = new DocumentCache(20_000, 4 * 1024 * 1024, services.stored);
+  }
 
   async open(actor: Actor, spaceId: string, target: ContentTarget): Promise<OpenContent> {
     let space: SpacesTable;
@@ -134,18 +134,25 @@ export class ContentService {
     format: PageFormat,
     profile: Profile = 'v0146',
   ): Promise<{ markdown: string } | { document: JsonDocument }> {
-    const markdown =
-      page.type === 'document' && page.body
-        ? await this.services.store.readBody(this.deps.db, page.body)
-        : '';
-    if (format === 'markdown') return { markdown };
-    const document = this.documents.get(
-      `${page.body ?? ''}\0${page.id}\0${profile}`,
-      open.snapshot.treeHash,
-      pageLinks(open.snapshot.content, open.index, { page: page.id }),
+    const hash = page.type === 'document' ? page.body : undefined;
+    const markdown = () => (hash ? this.services.store.readBody(this.deps.db, hash) : Promise.resolve(''));
+    if (format === 'markdown') return { markdown: await markdown() };
+    const document = await this.documents.get({
+      key: `${hash ?? ''}\0${page.id}\0${profile}`,
+      tree: open.snapshot.treeHash,
+      links: pageLinks(open.snapshot.content, open.index, { page: page.id }),
       markdown,
-      (text, links) => markdownToDocument(text, { links, profile }),
-    );
+      convert: convertFor(profile),
+      stored: hash
+        ? {
+            spaceId: open.space.id,
+            pageId: page.id,
+            profile,
+            body: hash,
+            keep: open.revision.id === open.space.revision_id,
+          }
+        : undefined,
+    });
     return { document };
   }
 
@@ -153,14 +160,14 @@ export class ContentService {
   async reusableDocument(open: OpenContent, id: string, profile: Profile): Promise<JsonDocument | undefined> {
     const node = open.snapshot.content.reusableContents.get(id);
     if (!node) return undefined;
-    const markdown = node.body ? await this.services.store.readBody(this.deps.db, node.body) : '';
-    return this.documents.get(
-      `${node.body ?? ''}\0rc:${id}\0${profile}`,
-      open.snapshot.treeHash,
-      pageLinks(open.snapshot.content, open.index, { reusable: id }),
-      markdown,
-      (text, links) => markdownToDocument(text, { links, profile }),
-    );
+    return this.documents.get({
+      key: `${node.body ?? ''}\0rc:${id}\0${profile}`,
+      tree: open.snapshot.treeHash,
+      links: pageLinks(open.snapshot.content, open.index, { reusable: id }),
+      markdown: () =>
+        node.body ? this.services.store.readBody(this.deps.db, node.body) : Promise.resolve(''),
+      convert: convertFor(profile),
+    });
   }
 
   file(open: OpenContent, fileId: string): FileNode {

@@ -1,0 +1,128 @@
+import type { Profile } from '../../content/markdown/containers.js';
+import { findRevision } from '../../content/revisions.js';
+import type { ContentStore, Snapshot } from '../../content/store.js';
+import type { PageNode } from '../../content/tree.js';
+import type { Tx } from '../../db/database.js';
+import type { Deps } from '../../deps.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { TimeSlices } from '../../time-slices.js';
+import { convertFor, convertRecording } from './document-cache.js';
+import { PageIndex } from './page-index.js';
+import { pageLinks } from './page-links.js';
+import type { StoredDocuments, StoredRow } from './stored-documents.js';
+
+/**
+ * The profiles a space's pages are converted for ahead of their readers: the API's for callers
+ * other than the official client, the official client's, and the published site's.
+ */
+export const FILLED_PROFILES: readonly Profile[] = ['v0146', 'v0202', 'render'];
+
+/** Pages converted and written a transaction at a time. */
+const PAGES_A_STEP = 100;
+
+const JOB = 'content.documents';
+
+export interface DocumentFillNeeds {
+  store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'>;
+  stored: StoredDocuments;
+  jobs: Pick<JobQueue, 'enqueue' | 'register'>;
+}
+
+/**
+ * Converts the pages a space's current revision changed, in the background, and keeps their
+ * documents in the database (stored-documents.ts): a page's first reader, in any process, reads
+ * its document rather than converting its markdown. The rows follow the current revision; a
+ * document whose links answer otherwise in the tree read is converted by that read.
+ */
+export class DocumentFill {
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'log'>,
+    private readonly needs: DocumentFillNeeds,
+  ) {}
+
+  registerJobs(): void {
+    this.needs.jobs.register(JOB, async (payload, context) => {
+      const { spaceId } = payload as { spaceId?: unknown };
+      if (typeof spaceId === 'string') await this.fill(spaceId, context.signal);
+    });
+  }
+
+  /** The space's current revision moved: its new pages are converted once `tx` commits. */
+  async spaceChanged(tx: Tx, spaceId: string): Promise<void> {
+    await this.needs.jobs.enqueue(JOB, { spaceId }, { tx });
+  }
+
+  /**
+   * Brings the space's rows to its current revision: the pages whose markdown changed since the
+   * revision filled last (every page, the first time) are converted for each profile; rows of
+   * pages gone, or holding no markdown, are removed. Answers how many pages were converted.
+   */
+  async fill(spaceId: string, signal?: AbortSignal): Promise<number> {
+    const { db } = this.deps;
+    const { store, stored } = this.needs;
+    const space = await db
+      .selectFrom('spaces')
+      .select(['revision_id', 'deleted_at'])
+      .where('id', '=', spaceId)
+      .executeTakeFirst();
+    if (!space?.revision_id || space.deleted_at !== null) return 0;
+    const revision = await findRevision(db, spaceId, space.revision_id);
+    if (!revision) return 0;
+    const filled = await db
+      .selectFrom('page_document_fills')
+      .select('tree_hash')
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    if (filled?.tree_hash === revision.tree_hash) return 0;
+    const next = await store.snapshot(db, revision.tree_hash);
+    let previous: Snapshot | undefined;
+    try {
+      previous = filled ? await store.snapshot(db, filled.tree_hash) : undefined;
+    } catch {
+      previous = undefined; // the tree filled last is gone: fill every page
+    }
+    const content = next.content;
+    const changed = previous
+      ? (await store.diff(db, previous, next)).pages
+      : await stored.pagesOf(db, spaceId);
+    if (!previous) for (const id of content.pages.keys()) changed.add(id);
+    const gone: string[] = [];
+    const pages: PageNode[] = [];
+    for (const id of changed) {
+      const page = content.pages.get(id);
+      if (page?.type !== 'document' || !page.body) gone.push(id);
+      else if (previous?.content.pages.get(id)?.body !== page.body) pages.push(page);
+    }
+
+    const index = PageIndex.of(content);
+    // Converting is a quarter of a millisecond to milliseconds a page: in slices (time-slices.ts).
+    const slices = new TimeSlices();
+    for (let start = 0; start < pages.length; start += PAGES_A_STEP) {
+      if (signal?.aborted) return start;
+      const step = pages.slice(start, start + PAGES_A_STEP);
+      const bodies = await store.readBodies(db, [...new Set(step.map((page) => page.body!))]);
+      const rows: StoredRow[] = [];
+      for (const page of step) {
+        const links = pageLinks(content, index, { page: page.id });
+        const markdown = bodies.get(page.body!) ?? '';
+        for (const profile of FILLED_PROFILES) {
+          if (slices.due()) await slices.next();
+          const converted = convertRecording(markdown, links, convertFor(profile));
+          rows.push({ spaceId, pageId: page.id, profile, body: page.body!, ...converted });
+        }
+      }
+      await db.transaction().execute((tx) => stored.write(tx, rows));
+    }
+    if (signal?.aborted) return pages.length;
+    await db.transaction().execute(async (tx) => {
+      await stored.remove(tx, spaceId, gone);
+      await tx
+        .insertInto('page_document_fills')
+        .values({ space_id: spaceId, tree_hash: revision.tree_hash })
+        .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ tree_hash: revision.tree_hash }))
+        .execute();
+    });
+    this.deps.log.debug({ spaceId, converted: pages.length, removed: gone.length }, 'documents filled');
+    return pages.length;
+  }
+}
