@@ -258,7 +258,7 @@ export function createServices(deps: Deps, queue: QueueOptions = {}): Services {
     store: s.store,
     links: s.links,
   });
-  s.storedDocuments = new StoredDocuments(deps.db, deps.log);
+  s.storedDocuments = new StoredDocuments(deps.db);
   s.documentFill = new DocumentFill(deps, { store: s.store, stored: s.storedDocuments, jobs: s.jobs });
   s.spaces.onHeadMoved((tx, moved) => s.documentFill.spaceChanged(tx, moved.spaceId));
   s.trash.onPurge((tx, spaceIds) => s.storedDocuments.dropSpaces(tx, spaceIds));

@@ -66,12 +66,8 @@ export interface DocumentRequest {
   links: LinkResolver;
   markdown: () => Promise<string>;
   convert: (markdown: string, links: LinkResolver) => JsonDocument;
-  /**
-   * Where a page's document is kept in the database (stored-documents.ts); `keep`: the read is of
-   * the space's current revision, so a document converted anew is written back for the next
-   * reader (the rows follow the current revision: a change request's page would displace it).
-   */
-  stored?: (StoredKey & { keep: boolean }) | undefined;
+  /** Where a page's document is kept in the database (stored-documents.ts). */
+  stored?: StoredKey | undefined;
 }
 
 /**
@@ -121,7 +117,6 @@ export class DocumentCache {
     const markdown = await request.markdown();
     const converted = convertRecording(markdown, links, request.convert);
     this.kept.set(key, { ...converted, tree, weight: 1 + markdown.length });
-    if (stored?.keep) this.stored?.keepLater(stored, converted);
     return converted.document;
   }
 }

@@ -1,12 +1,13 @@
 import type { Profile } from '../../content/markdown/containers.js';
 import { findRevision } from '../../content/revisions.js';
 import type { ContentStore, Snapshot } from '../../content/store.js';
-import type { PageNode } from '../../content/tree.js';
+import type { PageNode, RevisionContent } from '../../content/tree.js';
 import type { Tx } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
+import { RepoLayout } from '../../git/repo-layout.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TimeSlices } from '../../time-slices.js';
-import { convertFor, convertRecording } from './document-cache.js';
+import { answersAgain, convertFor, convertRecording } from './document-cache.js';
 import { PageIndex } from './page-index.js';
 import { pageLinks } from './page-links.js';
 import type { StoredDocuments, StoredRow } from './stored-documents.js';
@@ -54,8 +55,9 @@ export class DocumentFill {
 
   /**
    * Brings the space's rows to its current revision: the pages whose markdown changed since the
-   * revision filled last (every page, the first time) are converted for each profile; rows of
-   * pages gone, or holding no markdown, are removed. Answers how many pages were converted.
+   * revision filled last (every page, the first time), and those whose links answer otherwise,
+   * are converted for each profile; rows of pages gone, or holding no markdown, are removed.
+   * Answers how many pages were converted.
    */
   async fill(spaceId: string, signal?: AbortSignal): Promise<number> {
     const { db } = this.deps;
@@ -82,21 +84,41 @@ export class DocumentFill {
       previous = undefined; // the tree filled last is gone: fill every page
     }
     const content = next.content;
-    const changed = previous
-      ? (await store.diff(db, previous, next)).pages
-      : await stored.pagesOf(db, spaceId);
+    const diff = previous ? await store.diff(db, previous, next) : undefined;
+    const changed = diff ? diff.pages : await stored.pagesOf(db, spaceId);
     if (!previous) for (const id of content.pages.keys()) changed.add(id);
     const gone: string[] = [];
-    const pages: PageNode[] = [];
+    const converting = new Map<string, PageNode>();
     for (const id of changed) {
       const page = content.pages.get(id);
       if (page?.type !== 'document' || !page.body) gone.push(id);
-      else if (previous?.content.pages.get(id)?.body !== page.body) pages.push(page);
+      else if (previous?.content.pages.get(id)?.body !== page.body) converting.set(id, page);
     }
-
     const index = PageIndex.of(content);
     // Converting is a quarter of a millisecond to milliseconds a page: in slices (time-slices.ts).
     const slices = new TimeSlices();
+    // Where pages, files or reusable contents moved, a link of a page whose markdown did not
+    // change may answer otherwise: its rows are asked again, and converted where one does not.
+    if (
+      previous &&
+      diff &&
+      !RepoLayout.keepsLayout(previous.content, content, {
+        pages: diff.pages,
+        files: diff.files.size > 0,
+        reusable: reusableMoved(previous.content, content),
+      })
+    ) {
+      for (const row of await stored.linkedRows(db, spaceId)) {
+        const page = content.pages.get(row.pageId);
+        if (slices.due()) await slices.next();
+        if (page?.type !== 'document' || !page.body || page.body !== row.body || converting.has(page.id))
+          continue;
+        if (!answersAgain(row.asked, pageLinks(content, index, { page: page.id })))
+          converting.set(page.id, page);
+      }
+    }
+    const pages = [...converting.values()];
+
     for (let start = 0; start < pages.length; start += PAGES_A_STEP) {
       if (signal?.aborted) return start;
       const step = pages.slice(start, start + PAGES_A_STEP);
@@ -125,4 +147,13 @@ export class DocumentFill {
     this.deps.log.debug({ spaceId, converted: pages.length, removed: gone.length }, 'documents filled');
     return pages.length;
   }
+}
+
+/** Whether a reusable content was added, removed or moved to another file (links find them by file). */
+function reusableMoved(before: RevisionContent, after: RevisionContent): boolean {
+  if (before.reusableContents.size !== after.reusableContents.size) return true;
+  for (const [id, node] of after.reusableContents)
+    if (before.reusableContents.get(id)?.git?.path !== node.git?.path || !before.reusableContents.has(id))
+      return true;
+  return false;
 }

@@ -149,7 +149,6 @@ export class ContentService {
             pageId: page.id,
             profile,
             body: hash,
-            keep: open.revision.id === open.space.revision_id,
           }
         : undefined,
     });

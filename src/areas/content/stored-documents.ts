@@ -1,5 +1,4 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { FastifyBaseLogger } from 'fastify';
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { Profile } from '../../content/markdown/containers.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -20,20 +19,14 @@ const WRITE_CHUNK = 200;
 
 /**
  * Converted documents kept in the database (migration 0037), a row a page and profile, written
- * by the fill that follows a space's current revision (document-fill.ts) and by reads that had
- * to convert. A document is deflated JSON: about the size of its markdown (0.8x for the bench's
+ * by the fill that follows a space's current revision (document-fill.ts). Reads do not write
+ * them: a write moves the database's generation, and every process's read cache with it
+ * (db/read-cache.ts), where the fill's writes follow the merge's. A document is deflated JSON: about the size of its markdown (0.8x for the bench's
  * pages, 0.7x for the GitBook fixtures'; as JSON 2.2x and 4.1x), inflated and parsed in 28 and
  * 126 µs where converting took 250 µs and 3.7 ms (scratch probe).
  */
 export class StoredDocuments {
-  /** Rows written back by reads, written together at the next turn of the event loop. */
-  private pending = new Map<string, StoredRow>();
-  private flushing: Promise<void> | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** The kept document of `key`, if it was made from the same markdown. */
   async load(key: StoredKey): Promise<(Converted & { weight: number }) | undefined> {
@@ -52,28 +45,6 @@ export class StoredDocuments {
       // The process's cache weighs documents by their markdown, a third to a quarter of their JSON.
       weight: 1 + Math.ceil(json.length / 3),
     };
-  }
-
-  /**
-   * Writes `row` soon, outside the read that converted it: a failure is logged, since the row is
-   * only a saving for later reads.
-   */
-  keepLater(key: StoredKey, converted: Converted): void {
-    this.pending.set(`${key.spaceId}\0${key.pageId}\0${key.profile}`, { ...key, ...converted });
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
-  }
-
-  /** Writes the rows reads left to write (tests wait on it). */
-  async flush(): Promise<void> {
-    const rows = [...this.pending.values()];
-    this.pending = new Map();
-    this.flushing = undefined;
-    if (rows.length === 0) return;
-    try {
-      await this.db.transaction().execute((tx) => this.write(tx, rows));
-    } catch (error) {
-      this.log.warn({ err: error, rows: rows.length }, 'converted documents were not kept');
-    }
   }
 
   /** Writes rows in `tx`, each replacing its page's and profile's row. */
@@ -99,6 +70,24 @@ export class StoredDocuments {
         )
         .execute();
     }
+  }
+
+  /** The space's rows whose conversion asked its links anything, without their documents. */
+  async linkedRows(
+    db: Db,
+    spaceId: string,
+  ): Promise<Array<{ pageId: string; body: string; asked: Asked[] }>> {
+    const rows = await db
+      .selectFrom('page_documents')
+      .select(['page_id', 'body', 'asked'])
+      .where('space_id', '=', spaceId)
+      .where('asked', '<>', '[]')
+      .execute();
+    return rows.map((row) => ({
+      pageId: row.page_id,
+      body: row.body,
+      asked: JSON.parse(row.asked) as Asked[],
+    }));
   }
 
   /** The pages of the space that have rows. */
