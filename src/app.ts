@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
       await services.searchEngine.started();
+      await services.documentFill.started();
       services.git.started();
       services.jobs.start();
     });

@@ -37,6 +37,7 @@ import * as searchPendingRevision from './migrations/0034-search-pending-revisio
 import * as searchOrgPages from './migrations/0035-search-org-pages.js';
 import * as searchOrgPending from './migrations/0036-search-org-pending.js';
 import * as pageDocuments from './migrations/0037-page-documents.js';
+import * as pageDocumentConverter from './migrations/0038-page-document-converter.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migration folder. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035-search-org-pages': searchOrgPages,
   '0036-search-org-pending': searchOrgPending,
   '0037-page-documents': pageDocuments,
+  '0038-page-document-converter': pageDocumentConverter,
 };
 
 class StaticProvider implements MigrationProvider {

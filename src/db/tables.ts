@@ -508,12 +508,16 @@ export interface PageDocumentsTable {
   asked: string;
   /** The document's JSON, deflated. */
   document: Buffer;
+  /** The stamp of the code that converted it (areas/content/converter-stamp.ts). */
+  converter: Generated<string>;
 }
 
 /** The tree a space's converted documents were last filled for. */
 export interface PageDocumentFillsTable {
   space_id: string;
   tree_hash: string;
+  /** The stamp of the code that filled them (areas/content/converter-stamp.ts). */
+  converter: Generated<string>;
 }
 
 /** How many sections of a space hold a term. */

@@ -201,6 +201,63 @@ describe('converted documents kept in the database', () => {
     expect(await rowOf(guide, 'v0146')).toEqual(before);
   });
 
+  it('does not use the rows another release of Quire converted; the fill converts every page again', async () => {
+    const guide = ids.get('Guide')!;
+    const marked = { object: 'document', data: { marked: true }, nodes: [] };
+    await db()
+      .updateTable('page_documents')
+      .set({ converter: 'an older release', document: deflateRawSync(JSON.stringify(marked)) })
+      .where('space_id', '=', spaceId)
+      .execute();
+    await db()
+      .updateTable('page_document_fills')
+      .set({ converter: 'an older release' })
+      .where('space_id', '=', spaceId)
+      .execute();
+    const open = await openHead();
+    const node = open.snapshot.content.pages.get(guide)!;
+    const expected = await converted(open, node, 'render');
+    expect(await freshReader().body(open, node, 'document', 'render')).toEqual({ document: expected });
+    // The tree is the one filled last: only the converter differs.
+    expect(await services().documentFill.fill(spaceId)).toBe(2);
+    const converter = await services().storedDocuments.converter();
+    for (const profile of FILLED_PROFILES) {
+      const row = await rowOf(guide, profile);
+      expect(row?.converter).toBe(converter);
+      expect(row?.document).toEqual(await converted(open, node, profile));
+    }
+    expect(await services().documentFill.fill(spaceId)).toBe(0);
+  });
+
+  it('fills at start-up a space whose rows were never filled, or are behind its revision', async () => {
+    await db().deleteFrom('page_documents').where('space_id', '=', spaceId).execute();
+    await db().deleteFrom('page_document_fills').where('space_id', '=', spaceId).execute();
+    await services().documentFill.started();
+    await drain();
+    const open = await openHead();
+    const guide = open.snapshot.content.pages.get(ids.get('Guide')!)!;
+    expect((await rowOf(guide.id, 'v0202'))?.document).toEqual(await converted(open, guide, 'v0202'));
+    const fill = await db()
+      .selectFrom('page_document_fills')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .executeTakeFirstOrThrow();
+    expect(fill).toMatchObject({
+      tree_hash: open.revision.tree_hash,
+      converter: await services().storedDocuments.converter(),
+    });
+    // Behind: a tree filled last that is no longer the space's, its rows gone.
+    await db().deleteFrom('page_documents').where('space_id', '=', spaceId).execute();
+    await db()
+      .updateTable('page_document_fills')
+      .set({ tree_hash: 'a tree gone' })
+      .where('space_id', '=', spaceId)
+      .execute();
+    await services().documentFill.started();
+    await drain();
+    expect((await rowOf(guide.id, 'render'))?.document).toEqual(await converted(open, guide, 'render'));
+  });
+
   it('removes the rows of a deleted page, and of a purged space', async () => {
     const reference = ids.get('Reference')!;
     const cr = await newChangeRequest(owner.api, spaceId);

@@ -22,6 +22,9 @@ export const FILLED_PROFILES: readonly Profile[] = ['v0146', 'v0202', 'render'];
 const PAGES_A_STEP = 100;
 
 const JOB = 'content.documents';
+const RECONCILE_JOB = 'content.documents.reconcile';
+/** A reconcile job's run, after which it queues the rest: other jobs are not kept waiting. */
+const RECONCILE_BUDGET_MS = 30_000;
 
 export interface DocumentFillNeeds {
   store: Pick<ContentStore, 'snapshot' | 'diff' | 'readBodies'>;
@@ -46,6 +49,59 @@ export class DocumentFill {
       const { spaceId } = payload as { spaceId?: unknown };
       if (typeof spaceId === 'string') await this.fill(spaceId, context.signal);
     });
+    this.needs.jobs.register(RECONCILE_JOB, async (payload, context) => {
+      const { after } = payload as { after?: unknown };
+      const left = await this.reconcile(typeof after === 'string' ? after : '', context.signal);
+      if (left !== undefined) await this.needs.jobs.enqueue(RECONCILE_JOB, { after: left });
+    });
+  }
+
+  /**
+   * At start-up: fill the spaces whose rows are behind their current revision, or were converted
+   * by another release of Quire (converter-stamp.ts), or were never filled (spaces from before
+   * documents were kept), since no head move will queue them.
+   */
+  async started(): Promise<void> {
+    await this.needs.jobs.enqueue(RECONCILE_JOB, { after: '' });
+  }
+
+  /**
+   * Fills the spaces behind, in id order from after `after`, for RECONCILE_BUDGET_MS; answers
+   * the last space filled when some may be left. A space whose fill fails is logged and passed.
+   */
+  async reconcile(after: string, signal?: AbortSignal): Promise<string | undefined> {
+    const started = Date.now();
+    const converter = await this.needs.stored.converter();
+    for (;;) {
+      const behind = await this.deps.db
+        .selectFrom('spaces as s')
+        .innerJoin('revisions as r', 'r.id', 's.revision_id')
+        .leftJoin('page_document_fills as f', 'f.space_id', 's.id')
+        .select('s.id')
+        .where('s.deleted_at', 'is', null)
+        .where('s.id', '>', after)
+        .where((eb) =>
+          eb.or([
+            eb('f.space_id', 'is', null),
+            eb('f.tree_hash', '<>', eb.ref('r.tree_hash')),
+            eb('f.converter', '<>', converter),
+          ]),
+        )
+        .orderBy('s.id')
+        .limit(100)
+        .execute();
+      if (behind.length === 0) return undefined;
+      for (const { id } of behind) {
+        if (signal?.aborted) return undefined; // stopping: the next start-up reconciles
+        try {
+          await this.fill(id, signal);
+        } catch (error) {
+          this.deps.log.error({ err: error, spaceId: id }, 'filling converted documents failed');
+        }
+        after = id;
+        if (Date.now() - started > RECONCILE_BUDGET_MS) return after;
+      }
+    }
   }
 
   /** The space's current revision moved: its new pages are converted once `tx` commits. */
@@ -70,16 +126,19 @@ export class DocumentFill {
     if (!space?.revision_id || space.deleted_at !== null) return 0;
     const revision = await findRevision(db, spaceId, space.revision_id);
     if (!revision) return 0;
+    const converter = await stored.converter();
     const filled = await db
       .selectFrom('page_document_fills')
-      .select('tree_hash')
+      .select(['tree_hash', 'converter'])
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
-    if (filled?.tree_hash === revision.tree_hash) return 0;
+    if (filled?.tree_hash === revision.tree_hash && filled.converter === converter) return 0;
     const next = await store.snapshot(db, revision.tree_hash);
     let previous: Snapshot | undefined;
     try {
-      previous = filled ? await store.snapshot(db, filled.tree_hash) : undefined;
+      // Rows of another converter are all converted again, as if none were kept.
+      previous =
+        filled?.converter === converter ? await store.snapshot(db, filled.tree_hash) : undefined;
     } catch {
       previous = undefined; // the tree filled last is gone: fill every page
     }
@@ -140,8 +199,10 @@ export class DocumentFill {
       await stored.remove(tx, spaceId, gone);
       await tx
         .insertInto('page_document_fills')
-        .values({ space_id: spaceId, tree_hash: revision.tree_hash })
-        .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ tree_hash: revision.tree_hash }))
+        .values({ space_id: spaceId, tree_hash: revision.tree_hash, converter })
+        .onConflict((conflict) =>
+          conflict.column('space_id').doUpdateSet({ tree_hash: revision.tree_hash, converter }),
+        )
         .execute();
     });
     this.deps.log.debug({ spaceId, converted: pages.length, removed: gone.length }, 'documents filled');

@@ -2,6 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { Profile } from '../../content/markdown/containers.js';
 import type { Db, Tx } from '../../db/database.js';
+import { converterStamp } from './converter-stamp.js';
 import type { Asked, Converted } from './document-cache.js';
 
 /** A page's document for a profile, made from the markdown whose hash is `body`. */
@@ -14,7 +15,7 @@ export interface StoredKey {
 
 export type StoredRow = StoredKey & Converted;
 
-/** Rows a statement writes: six parameters each, within both databases' limits. */
+/** Rows a statement writes: seven parameters each, within both databases' limits. */
 const WRITE_CHUNK = 200;
 
 /**
@@ -26,18 +27,22 @@ const WRITE_CHUNK = 200;
  * 126 µs where converting took 250 µs and 3.7 ms (scratch probe).
  */
 export class StoredDocuments {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The stamp of this process's converter: rows of another are not used. */
+    readonly converter: () => Promise<string> = converterStamp,
+  ) {}
 
-  /** The kept document of `key`, if it was made from the same markdown. */
+  /** The kept document of `key`, if this converter made it from the same markdown. */
   async load(key: StoredKey): Promise<(Converted & { weight: number }) | undefined> {
     const row = await this.db
       .selectFrom('page_documents')
-      .select(['body', 'asked', 'document'])
+      .select(['body', 'asked', 'document', 'converter'])
       .where('space_id', '=', key.spaceId)
       .where('page_id', '=', key.pageId)
       .where('profile', '=', key.profile)
       .executeTakeFirst();
-    if (!row || row.body !== key.body) return undefined;
+    if (!row || row.body !== key.body || row.converter !== (await this.converter())) return undefined;
     const json = inflateRawSync(row.document).toString('utf8');
     return {
       document: JSON.parse(json) as JsonDocument,
@@ -49,6 +54,7 @@ export class StoredDocuments {
 
   /** Writes rows in `tx`, each replacing its page's and profile's row. */
   async write(tx: Tx, rows: StoredRow[]): Promise<void> {
+    const converter = await this.converter();
     for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
       const values = rows.slice(start, start + WRITE_CHUNK).map((row) => ({
         space_id: row.spaceId,
@@ -57,6 +63,7 @@ export class StoredDocuments {
         body: row.body,
         asked: JSON.stringify(row.asked),
         document: deflateRawSync(JSON.stringify(row.document)),
+        converter,
       }));
       await tx
         .insertInto('page_documents')
@@ -66,6 +73,7 @@ export class StoredDocuments {
             body: eb.ref('excluded.body'),
             asked: eb.ref('excluded.asked'),
             document: eb.ref('excluded.document'),
+            converter: eb.ref('excluded.converter'),
           })),
         )
         .execute();
