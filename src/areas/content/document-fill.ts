@@ -137,8 +137,7 @@ export class DocumentFill {
     let previous: Snapshot | undefined;
     try {
       // Rows of another converter are all converted again, as if none were kept.
-      previous =
-        filled?.converter === converter ? await store.snapshot(db, filled.tree_hash) : undefined;
+      previous = filled?.converter === converter ? await store.snapshot(db, filled.tree_hash) : undefined;
     } catch {
       previous = undefined; // the tree filled last is gone: fill every page
     }
