@@ -31,7 +31,11 @@ export class StoredDocuments {
     private readonly db: Db,
     /** The stamp of this process's converter: rows of another are not used. */
     readonly converter: () => Promise<string> = converterStamp,
-  ) {}
+  ) {
+    // Read now, while the files on disk are the ones this process loaded: an upgrade that
+    // replaces them under a running process must not lend it the new release's stamp.
+    void converter();
+  }
 
   /** The kept document of `key`, if this converter made it from the same markdown. */
   async load(key: StoredKey): Promise<(Converted & { weight: number }) | undefined> {
