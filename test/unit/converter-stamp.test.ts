@@ -49,7 +49,7 @@ describe('the converter stamp', () => {
 
   it("covers the markdown converter's modules, those outside src/content among them", async () => {
     const root = join(import.meta.dirname, '../../src');
-    const graph = await moduleGraph(join(root, 'areas/content/document-cache.ts'));
+    const graph = await moduleGraph(join(root, 'areas/content/conversion.ts'));
     for (const module of [
       'content/markdown/index.ts',
       'content/markdown/parse.ts',

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * What a kept conversion was made by (stored-documents.ts): a hash of the modules the conversion
- * runs (document-cache.ts and every module it imports, followed through their relative imports)
+ * runs (conversion.ts and every module it imports, followed through their relative imports)
  * and of the installed packages (package-lock.json). Fidelity fixes change what markdown converts
  * to; a row converted by other code is not used, and the fill converts every page again, so a
  * new release of Quire never serves its predecessor's documents. Hashed rather than a version
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
  */
 export function converterStamp(): Promise<string> {
   // Code that cannot be read is nobody's: its rows are its own, refilled by each process.
-  stamp ??= stampOf(join(dirname(fileURLToPath(import.meta.url)), here('document-cache'))).catch(
+  stamp ??= stampOf(join(dirname(fileURLToPath(import.meta.url)), here('conversion'))).catch(
     () => `unread-${randomUUID()}`,
   );
   return stamp;

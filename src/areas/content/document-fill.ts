@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { RepoLayout } from '../../git/repo-layout.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TimeSlices } from '../../time-slices.js';
-import { answersAgain, convertFor, convertRecording } from './document-cache.js';
+import { answersAgain, convertFor, convertRecording } from './conversion.js';
 import { PageIndex } from './page-index.js';
 import { pageLinks } from './page-links.js';
 import type { StoredDocuments, StoredRow } from './stored-documents.js';

@@ -2,8 +2,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { JsonDocument } from '../../content/document-schema.js';
 import type { Profile } from '../../content/markdown/containers.js';
 import type { Db, Tx } from '../../db/database.js';
+import type { Asked, Converted } from './conversion.js';
 import { converterStamp } from './converter-stamp.js';
-import type { Asked, Converted } from './document-cache.js';
 
 /** A page's document for a profile, made from the markdown whose hash is `body`. */
 export interface StoredKey {
