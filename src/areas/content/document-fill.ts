@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { RepoLayout } from '../../git/repo-layout.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TimeSlices } from '../../time-slices.js';
-import { answersAgain, convertFor, convertRecording } from './conversion.js';
+import { answersAgain, convertProfiles } from './conversion.js';
 import { PageIndex } from './page-index.js';
 import { pageLinks } from './page-links.js';
 import type { StoredDocuments, StoredRow } from './stored-documents.js';
@@ -185,11 +185,10 @@ export class DocumentFill {
       for (const page of step) {
         const links = pageLinks(content, index, { page: page.id });
         const markdown = bodies.get(page.body!) ?? '';
-        for (const profile of FILLED_PROFILES) {
-          if (slices.due()) await slices.next();
-          const converted = convertRecording(markdown, links, convertFor(profile));
-          rows.push({ spaceId, pageId: page.id, profile, body: page.body!, ...converted });
-        }
+        if (slices.due()) await slices.next();
+        const converted = convertProfiles(markdown, links, FILLED_PROFILES);
+        for (const [i, profile] of FILLED_PROFILES.entries())
+          rows.push({ spaceId, pageId: page.id, profile, body: page.body!, ...converted[i]! });
       }
       await db.transaction().execute((tx) => stored.write(tx, rows));
     }

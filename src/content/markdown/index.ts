@@ -5,9 +5,10 @@
  */
 export { documentToMarkdown } from './from-document.js';
 export { type LinkKind, type LinkResolver, plainLinks } from './links.js';
+export { parseMarkdown } from './parse.js';
 export { extractLinks } from './scan-links.js';
 export { RAW_SYNTAX } from './syntax.js';
-export { markdownToDocument, type ToDocumentOptions } from './to-document.js';
+export { markdownToDocument, parsedToDocument, type ToDocumentOptions } from './to-document.js';
 
 import { KNOWN_TAGS } from './gitbook-to-document.js';
 import { markdownToDocument as convert } from './to-document.js';

@@ -1,6 +1,13 @@
 import { fromHtml } from 'hast-util-from-html';
 import { toText } from 'hast-util-to-text';
-import type { Code as MdCode, Heading as MdHeading, List as MdList, Nodes, PhrasingContent } from 'mdast';
+import type {
+  Code as MdCode,
+  Heading as MdHeading,
+  List as MdList,
+  Nodes,
+  PhrasingContent,
+  Root,
+} from 'mdast';
 import { toString as mdastText } from 'mdast-util-to-string';
 import type { JsonDocument } from '../document-schema.js';
 import { HEADING_ID, Slugger } from '../slugs.js';
@@ -45,12 +52,19 @@ export function markdownToDocument(
   markdown: string,
   options: LinkResolver | ToDocumentOptions = {},
 ): JsonDocument {
+  return parsedToDocument(parseMarkdown(markdown), options);
+}
+
+/**
+ * `markdownToDocument` of markdown parsed by `parseMarkdown`. Converting reads the tree and
+ * never changes it: one parse serves a conversion for each profile.
+ */
+export function parsedToDocument(tree: Root, options: LinkResolver | ToDocumentOptions = {}): JsonDocument {
   const {
     links = plainLinks,
     profile = 'v0146',
     onUnknown,
   } = 'resolve' in options ? { links: options } : options;
-  const tree = parseMarkdown(markdown);
   const footnotes = new Map<string, FlowContent[]>();
   walk(tree, (node) => {
     if (node.type === 'footnoteDefinition' && !footnotes.has(node.identifier))
@@ -215,8 +229,10 @@ function headingAnchor(children: PhrasingContent[]): string | undefined {
   children.splice(-count);
   const before = children.at(-1);
   if (before?.type === 'text') {
-    before.value = before.value.trimEnd();
-    if (!before.value) children.pop();
+    // A copy: the parsed tree is read by the conversion of each profile (parsedToDocument).
+    const trimmed = before.value.trimEnd();
+    if (trimmed) children[children.length - 1] = { ...before, value: trimmed };
+    else children.pop();
   }
   return match[2];
 }

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /** A page as GitBook git sync writes one, with most block kinds side by side. */
 export const PAGE = `---
 description: Install Quire and publish your first space.
@@ -86,3 +89,18 @@ $$
 
 <div align="center"><img src="logo.svg" width="120"></div>
 `;
+
+/** Every markdown file of the GitBook-shaped fixtures (git sync repositories as GitBook writes them). */
+export function fixtureTexts(): Array<[string, string]> {
+  const root = path.resolve('test/fixtures');
+  const out: Array<[string, string]> = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(at);
+      else if (entry.name.endsWith('.md')) out.push([path.relative(root, at), readFileSync(at, 'utf8')]);
+    }
+  };
+  visit(root);
+  return out;
+}

@@ -1,26 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spacePages } from '../../../bench/scale/content.js';
 import { GFM_PROCESSORS, gfmProcessorFor } from '../../../src/content/markdown/gfm-processors.js';
-import { PAGE } from './fixtures.js';
+import { fixtureTexts, PAGE } from './fixtures.js';
 
 const { full, withoutEmails, withoutAutolinks } = GFM_PROCESSORS;
-
-/** Every markdown file of the GitBook-shaped fixtures (git sync repositories as GitBook writes them). */
-function fixtureTexts(): Array<[string, string]> {
-  const root = path.resolve('test/fixtures');
-  const out: Array<[string, string]> = [];
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const at = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(at);
-      else if (entry.name.endsWith('.md')) out.push([path.relative(root, at), readFileSync(at, 'utf8')]);
-    }
-  };
-  visit(root);
-  return out;
-}
 
 /**
  * Texts where one clause of the choice decides: each gets a literal autolink from the full
