@@ -229,6 +229,26 @@ describe('converted documents kept in the database', () => {
     expect(await services().documentFill.fill(spaceId)).toBe(0);
   });
 
+  it("moves no process's read cache: the fill's writes change no answer", async () => {
+    const cache = server.app.quire.deps.database.cache;
+    const generation = async () => {
+      await cache.sync();
+      return cache.generation();
+    };
+    await db()
+      .updateTable('page_document_fills')
+      .set({ converter: 'an older release' })
+      .where('space_id', '=', spaceId)
+      .execute();
+    const before = await generation();
+    expect(before).toBeDefined();
+    expect(await services().documentFill.fill(spaceId)).toBe(2);
+    expect(await generation()).toBe(before);
+    // Any other write moves it.
+    await db().updateTable('spaces').set({ title: 'Kept documents' }).where('id', '=', spaceId).execute();
+    expect(await generation()).not.toBe(before);
+  });
+
   it('fills at start-up a space whose rows were never filled, or are behind its revision', async () => {
     await db().deleteFrom('page_documents').where('space_id', '=', spaceId).execute();
     await db().deleteFrom('page_document_fills').where('space_id', '=', spaceId).execute();
