@@ -15,9 +15,9 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { writesDerived } from './derived-tables.js';
 import type { PgChanges } from './pg-changes.js';
 import { OwnSchemaIntrospector } from './pg-introspector.js';
+import { writesUncached } from './uncached-tables.js';
 
 /**
  * SQL texts run often enough to keep parsed and planned on each connection (PreparedQuery
@@ -103,7 +103,7 @@ class QuirePostgresConnection implements DatabaseConnection {
     const dml = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     // A statement that changed no row changes nothing cached: the job worker's polls (an insert
     // that conflicts, a claim that finds nothing) must not empty every process's cache.
-    if (!isRead(sql) && !writesDerived(sql) && (!dml || (rowCount ?? 0) > 0)) {
+    if (!isRead(sql) && !writesUncached(sql) && (!dml || (rowCount ?? 0) > 0)) {
       if (this.inTransaction) this.wrote = true;
       else await this.announce();
     }

@@ -13,7 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { writesDerived } from './derived-tables.js';
+import { writesUncached } from './uncached-tables.js';
 
 /**
  * Kysely's bundled SQLite driver has two costs that dominate a busy server: it prepares every
@@ -120,7 +120,7 @@ class QuireSqliteConnection implements DatabaseConnection {
     if (statement.reader) {
       const rows = statement.all(parameters) as R[];
       // A write with RETURNING answers a row for each row it changed.
-      if (rows.length > 0 && isRowWrite(sql) && !writesDerived(sql)) this.changed();
+      if (rows.length > 0 && isRowWrite(sql) && !writesUncached(sql)) this.changed();
       return Promise.resolve({ rows });
     }
     const { changes, lastInsertRowid } = statement.run(parameters);
@@ -128,7 +128,7 @@ class QuireSqliteConnection implements DatabaseConnection {
     if (control !== undefined) this.transactionStatement(control, sql);
     // A statement that changed no row changes nothing cached (the job worker's polls); schema
     // changes report none, so only row statements are taken at their word.
-    else if ((changes > 0 || !isRowWrite(sql)) && !writesDerived(sql)) this.changed();
+    else if ((changes > 0 || !isRowWrite(sql)) && !writesUncached(sql)) this.changed();
     return Promise.resolve({
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),
