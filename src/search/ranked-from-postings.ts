@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import type { TimeSlices } from '../time-slices.js';
 import { digest } from './digest.js';
 import {
   type HitPage,
@@ -48,6 +49,7 @@ export class RankedFromPostings {
     includeHidden: boolean,
     cursor: RankCursor | undefined,
     count: number,
+    turns?: TimeSlices,
   ): Promise<Ranking | undefined> {
     const ranked = await this.search.rank({
       spaceId,
@@ -59,6 +61,7 @@ export class RankedFromPostings {
     });
     if (!ranked) return undefined;
     const keys = sectionKeys(ranked);
+    if (turns?.due()) await turns.next();
     return rankedHits(ranked, keys.length > 0 ? await this.hits.spaceHits(spaceId, keys) : new Map());
   }
 
@@ -73,6 +76,7 @@ export class RankedFromPostings {
     includeHidden: boolean,
     cursor: RankCursor | undefined,
     count: number,
+    turns?: TimeSlices,
   ): Promise<Ranking | undefined> {
     if (!this.search.used) return undefined;
     // Pages whose postings wait to be written (org-postings.ts) are written first, as a space
@@ -96,8 +100,9 @@ export class RankedFromPostings {
         page: () => this.orgPostings.numberOf(orgId, cursor.spaceId, cursor.pageId),
       },
     });
-    if (!ranked) return this.onlySpace(orgId, closed, plan, includeHidden, cursor, count);
+    if (!ranked) return this.onlySpace(orgId, closed, plan, includeHidden, cursor, count, turns);
     const keys = sectionKeys(ranked);
+    if (turns?.due()) await turns.next();
     return rankedHits(ranked, keys.length > 0 ? await this.hits.orgHits(orgId, keys) : new Map());
   }
 
@@ -112,6 +117,7 @@ export class RankedFromPostings {
     includeHidden: boolean,
     cursor: RankCursor | undefined,
     count: number,
+    turns: TimeSlices | undefined,
   ): Promise<Ranking | undefined> {
     const spaces = await this.kept(`org-indexed-spaces:${orgId}`, () =>
       this.orgPostings.indexedSpaces(this.db, orgId),
@@ -119,7 +125,7 @@ export class RankedFromPostings {
     if (spaces.length !== 1) return undefined;
     const spaceId = spaces[0]!;
     if (closed.includes(spaceId)) return { pages: [], more: false, total: 0 };
-    return this.space(spaceId, plan, includeHidden, cursor, count);
+    return this.space(spaceId, plan, includeHidden, cursor, count, turns);
   }
 }
 

@@ -4,6 +4,7 @@ import type { SpaceVisibility } from '../auth/access-scope.js';
 import type { Db, Tx } from '../db/database.js';
 import type { ReadCache } from '../db/read-cache.js';
 import type { SpacesTable, Tables } from '../db/tables.js';
+import type { TimeSlices } from '../time-slices.js';
 import { fold, type SectionTerms, stemmerOf, stemTerm, words } from './analyzer.js';
 import { digest } from './digest.js';
 import { type HitPage, type HitRow, hitsBy, type RankCursor, type Ranking, SECTION_SPAN } from './hits.js';
@@ -113,9 +114,16 @@ export interface SearchIndex {
    * engine's own, the same for every page of results), with the sections of theirs that
    * matched. The page title is indexed with every section, so a page whose title has the words
    * has all its sections matched, the first (shown when no section has them in its own heading
-   * or text) included.
+   * or text) included. With `turns`, the event loop gets a turn between its long steps when
+   * the search's slice is over.
    */
-  rank(plan: QueryPlan, scope: SearchScope, cursor: RankCursor | undefined, limit: number): Promise<Ranking>;
+  rank(
+    plan: QueryPlan,
+    scope: SearchScope,
+    cursor: RankCursor | undefined,
+    limit: number,
+    turns?: TimeSlices,
+  ): Promise<Ranking>;
   /** Indexed terms sharing the stem of each requested word, under the given languages' stemmers. */
   expansions(languages: Array<string | null>, requests: StemRequest[]): Promise<Map<string, string[]>>;
 }
@@ -192,13 +200,14 @@ export abstract class SqlSearchIndex implements SearchIndex {
     scope: SearchScope,
     cursor: RankCursor | undefined,
     limit: number,
+    turns?: TimeSlices,
   ): Promise<Ranking> {
     if (plan.must.length === 0) return { pages: [], more: false, total: 0 };
     const count = Math.max(1, Math.trunc(limit));
     const spaceId = !scope.org && scope.spaceIds?.length === 1 ? scope.spaceIds[0]! : undefined;
     const fromSpace =
       spaceId !== undefined &&
-      (await this.fromPostings.space(spaceId, plan, scope.includeHidden, cursor, count));
+      (await this.fromPostings.space(spaceId, plan, scope.includeHidden, cursor, count, turns));
     if (fromSpace) return fromSpace;
     const scoped = scope.org ? { ...scope, org: await this.orgScope(scope.org) } : scope;
     const closed = scoped.org && (scoped.org.visibility.all ? [] : scoped.org.closed);
@@ -213,6 +222,7 @@ export abstract class SqlSearchIndex implements SearchIndex {
         scoped.includeHidden,
         cursor,
         count,
+        turns,
       ));
     if (fromOrg) return fromOrg;
     const tiered = await this.rankPass(plan, scoped, cursor, count, true);

@@ -87,3 +87,42 @@ describe('bytesAtLeast', () => {
     }
   });
 });
+
+describe('a large answer made', () => {
+  it('is written after the requests that arrived while it was made, as bytes of its length', async () => {
+    const order: string[] = [];
+    const busy = Fastify();
+    compressAnswers(busy as unknown as App);
+    busy.get('/json/:items', (request, reply) => {
+      reply
+        .type('application/json; charset=utf-8')
+        .send(json(Number((request.params as { items: string }).items)));
+      // As a request read while the answer was made: it goes on at the end of this turn.
+      setImmediate(() => order.push('request'));
+    });
+    await busy.ready();
+    try {
+      for (const [items, acceptEncoding] of [
+        [1_500, 'identity'],
+        [1_500, 'gzip'],
+        [100, 'identity'],
+      ] as const) {
+        order.length = 0;
+        const answer = await busy.inject({
+          method: 'GET',
+          url: `/json/${items}`,
+          headers: { 'accept-encoding': acceptEncoding },
+        });
+        order.push('answered');
+        const body = acceptEncoding === 'gzip' ? zlib.gunzipSync(answer.rawPayload) : answer.rawPayload;
+        expect(body.toString('utf8')).toBe(json(items));
+        expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+        // Under 32 KB, an answer is written at once, before the turn ends.
+        expect(order).toEqual(items === 100 ? ['answered'] : ['request', 'answered']);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await busy.close();
+    }
+  });
+});
