@@ -1,6 +1,7 @@
 // The thread of a WorkerClient (worker-client.ts): makes each request it is sent on its one
 // keep-alive connection and answers with the status, the time from the request's start to the
 // last byte of its body, and the body when asked for (else its first bytes, for error messages).
+// A request with `delayMs` starts that long after it is received, on this thread's own timer.
 // Plain JavaScript: a worker thread does not get tsx's loader.
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,6 +16,11 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (message.delayMs) setTimeout(() => send(message), message.delayMs);
+  else send(message);
+});
+
+function send(message) {
   const { id, method, path, headers, payload, keepBody } = message;
   const started = performance.now();
   const req = http.request(
@@ -43,4 +49,4 @@ parentPort.on('message', (message) => {
   req.on('error', (error) => parentPort.postMessage({ id, error: String(error) }));
   if (payload !== undefined) req.write(payload);
   req.end();
-});
+}

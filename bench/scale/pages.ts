@@ -314,10 +314,12 @@ async function run(server: InProcess, pages: number) {
       log(`  ${label}: ${searches} searches beside it`);
     }
   };
-  // Spaced out (the pause is not timed), so the samples span tens of searches of either space.
+  // Spaced out (the pause is not timed), so the samples span tens of searches of either space,
+  // paused on the client's thread: arriving at any moment of the server's work (getAfter).
   const spaced = (spaceId: string) => async () => {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return get(client, `/v1/spaces/${spaceId}`);
+    const answer = await client.getAfter(5, `/v1/spaces/${spaceId}`);
+    if (answer.status !== 200) throw new Error(`GET space -> ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return answer.ms;
   };
   const besideLarge = await busy(
     'GET space while its space is searched',

@@ -52,12 +52,13 @@ export class WorkerClient implements HttpClient {
     body: unknown,
     extra: Record<string, string>,
     keepBody: boolean,
+    delayMs = 0,
   ) {
     const { payload, headers } = outgoing(this.token, body, extra);
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, path, headers, payload, keepBody });
+      this.worker.postMessage({ id, method, path, headers, payload, keepBody, delayMs });
     });
   }
 
@@ -68,13 +69,16 @@ export class WorkerClient implements HttpClient {
     body?: unknown,
     extra: Record<string, string> = {},
   ): Promise<Answer> {
-    const reply = await this.send(method, pathAndQuery, body, extra, false);
-    return {
-      status: reply.status,
-      ms: reply.ms,
-      text: Buffer.from(reply.body).toString('utf8'),
-      headers: reply.headers,
-    };
+    return answerOf(await this.send(method, pathAndQuery, body, extra, false));
+  }
+
+  /**
+   * A GET made `delayMs` after it is asked, the pause taken on the client's thread and not timed.
+   * Paused on this thread, the request left when the server's event loop (this thread's, in the
+   * latency parts) ran its timers: between two stretches of the server's work, rarely during one.
+   */
+  async getAfter(delayMs: number, pathAndQuery: string): Promise<Answer> {
+    return answerOf(await this.send('GET', pathAndQuery, undefined, {}, false, delayMs));
   }
 
   async json<T = Record<string, unknown>>(
@@ -108,4 +112,13 @@ export class WorkerClient implements HttpClient {
     this.worker.postMessage({ close: true });
     void this.worker.terminate();
   }
+}
+
+function answerOf(reply: Reply): Answer {
+  return {
+    status: reply.status,
+    ms: reply.ms,
+    text: Buffer.from(reply.body).toString('utf8'),
+    headers: reply.headers,
+  };
 }

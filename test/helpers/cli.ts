@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,22 +27,51 @@ const BUILD_MS = 300_000;
  */
 export const CLI_HOOK_MS = BUILD_MS + 120_000;
 
+const fresh = () => existsSync(DIST_MAIN) && statSync(DIST_MAIN).mtimeMs >= newest(path.join(ROOT, 'src'));
+
+/** Held by the test worker rebuilding dist/: a directory, made or not in one step. */
+const BUILD_LOCK = path.join(ROOT, 'node_modules/.quire-test-build');
+
 /**
  * The CLI is run as `npm start` runs it, from dist/ (built by `npm install`), so a run costs the
  * start of a built program rather than a compile of the sources. When a source file is newer than
- * the build, dist/ is rebuilt first, once per test file.
+ * the build, dist/ is rebuilt first, by one test worker while the others wait for it: two workers
+ * rebuilding at once, one started a server from the other's half-written dist/ (an import of an
+ * export not written yet).
  */
 export function builtCli(): Promise<void> {
-  built ??= new Promise((resolve, reject) => {
-    if (existsSync(DIST_MAIN) && statSync(DIST_MAIN).mtimeMs >= newest(path.join(ROOT, 'src'))) {
-      resolve();
+  built ??= (async () => {
+    for (;;) {
+      // Not while another worker builds: its dist/main.js may be written before the rest.
+      if (!existsSync(BUILD_LOCK) && fresh()) return;
+      try {
+        mkdirSync(BUILD_LOCK);
+      } catch {
+        // Another worker builds; a lock older than a build is left from a killed run.
+        const held = statSync(BUILD_LOCK, { throwIfNoEntry: false });
+        if (held && Date.now() - held.mtimeMs > BUILD_MS)
+          rmSync(BUILD_LOCK, { recursive: true, force: true });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      try {
+        if (!fresh()) await build();
+      } finally {
+        rmSync(BUILD_LOCK, { recursive: true, force: true });
+      }
       return;
     }
+  })();
+  return built;
+}
+
+function build(): Promise<void> {
+  return new Promise((resolve, reject) => {
     execFile('npm', ['run', 'build'], { cwd: ROOT, timeout: BUILD_MS }, (error, stdout, stderr) => {
       if (!error) return resolve();
       // tsc writes its output even when another file does not type-check: run on that build, and
       // leave type errors to `npm run typecheck`. A build that wrote nothing is a failure.
-      if (existsSync(DIST_MAIN) && statSync(DIST_MAIN).mtimeMs >= newest(path.join(ROOT, 'src'))) {
+      if (fresh()) {
         process.stderr.write(
           `npm run build reported errors; the CLI tests run on what it wrote:\n${stdout}\n`,
         );
@@ -51,7 +80,6 @@ export function builtCli(): Promise<void> {
       reject(new Error(`dist/ is older than src/ and \`npm run build\` failed:\n${stdout}\n${stderr}`));
     });
   });
-  return built;
 }
 
 export interface CliResult {
