@@ -37,9 +37,15 @@ export function compressAnswers(app: App): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!compressible(reply, payload)) return done(null, payload);
     varyOnEncoding(reply);
+    // Sent from a promise: a throw while sending would otherwise be an unhandled rejection,
+    // which ends the process.
+    const afterATurn = (send: () => void) =>
+      void giveWay()
+        .then(send)
+        .catch((error: unknown) => request.log.error({ err: error }, 'could not send the answer'));
     if (!acceptsGzip(request.headers['accept-encoding'])) {
       const body = encoded(payload);
-      return void giveWay().then(() => done(null, body));
+      return afterATurn(() => done(null, body));
     }
     const send = (error: Error | null, body?: Buffer) => {
       if (error || !body) {
@@ -59,7 +65,7 @@ export function compressAnswers(app: App): void {
     } catch (error) {
       return send(error as Error);
     }
-    void giveWay().then(() => send(null, body));
+    afterATurn(() => send(null, body));
   });
 }
 
