@@ -279,8 +279,8 @@ export class SearchEngine {
    * the answer made and written 3.9), and a request arriving during it waited for its end. With
    * these turns and the answer's own (compress-answers.ts), a probe of back-to-back searches
    * there on SQLite, beside a GET of the space every 5 ms: event-loop stalls over 4 ms in 20 s,
-   * 2,057-2,433 (14.5-15.0 s in all) before, 117-245 (0.7-1.5 s) after; the GET's p99, 10.0-14.1
-   * ms in four runs before, 6.8-9.5 in three after.
+   * 1,814-2,433 (14.3-15.1 s in all) in seven runs before, 117-274 (0.7-1.5 s) in five after. The
+   * GET paused on the client's thread, alternating: p99 19.2 and 15.6 ms before, 8.1 and 9.2 after.
    */
   async search(request: SearchRequest, turns = new TimeSlices(SEARCH_SLICE_MS)): Promise<SearchResults> {
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
