@@ -13,7 +13,7 @@ description: Restoring replica ${n} of the cluster after a failover.
 
 # Replica ${n}
 
-When replica ${n} falls behind, the cluster stops routing reads to it.
+When replica ${n} falls behind, the cluster stops routing reads to it — the “failover” it waits for.
 
 {% hint style="warning" %}
 Never promote a replica that is more than one **failover** behind.
@@ -97,5 +97,32 @@ describe('a search on the server thread', () => {
     ticking = false;
     expect(sliced).toEqual(whole);
     expect(turns - before).toBeGreaterThanOrEqual(whole.hits.length);
+  });
+
+  it('sends a long answer whole, in gzip and without, as the official schema describes it', async () => {
+    const path = `/v1/spaces/${spaceId}/search?query=${encodeURIComponent('replica “failover”')}&limit=100`;
+    // Through the official client: its answer validated against both schema versions.
+    const { data } = await owner.api.spaces.searchSpaceContent(spaceId, {
+      query: 'replica “failover”',
+      limit: 100,
+    });
+    expect(data.items).toHaveLength(80);
+    const texts: string[] = [];
+    for (const encoding of ['identity', 'gzip']) {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': encoding },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding') ?? 'identity').toBe(encoding);
+      const text = await response.text();
+      if (encoding === 'identity')
+        expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+      texts.push(text);
+    }
+    // Long enough to be sent as bytes made in pieces (validators.ts), with characters beyond Latin-1.
+    expect(texts[0]!.length).toBeGreaterThan(64 * 1024);
+    expect(texts[0]).toContain('“');
+    expect(texts[1]).toBe(texts[0]);
+    expect(JSON.parse(texts[0]!)).toEqual(data);
   });
 });
