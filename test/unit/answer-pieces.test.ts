@@ -1,15 +1,16 @@
 import fastJsonStringify from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import { SearchPageResult } from '../../src/areas/search/schemas.js';
+import { SearchPageResult, SearchSpaceResult } from '../../src/areas/search/schemas.js';
 import { listOf } from '../../src/http/schemas.js';
 import { responseSerializerCompiler } from '../../src/http/validators.js';
 
 const schema = listOf(SearchPageResult);
 const whole = fastJsonStringify(schema as never) as (data: unknown) => string;
-const serializer = () =>
-  responseSerializerCompiler()({ schema, method: 'GET', url: '/', httpStatus: '200' }) as unknown as (
+const serializerOf = (of: object) =>
+  responseSerializerCompiler()({ schema: of, method: 'GET', url: '/', httpStatus: '200' }) as unknown as (
     data: unknown,
   ) => string | Buffer;
+const serializer = () => serializerOf(schema);
 
 /** A search hit as the presenter makes it, in the words of a GitBook runbook (curly quotes, dashes, accents). */
 function hit(n: number) {
@@ -38,7 +39,7 @@ function hit(n: number) {
   };
 }
 
-describe('list answers', () => {
+describe('long answers', () => {
   it('sends a long list as bytes, the same bytes as the whole answer serialized at once', () => {
     const serialize = serializer();
     for (const next of [undefined, { page: 'cursor-“1”' }]) {
@@ -63,6 +64,48 @@ describe('list answers', () => {
       const answer = { items, count: items.length };
       expect(serialize(answer)).toBe(whole(answer));
     }
+  });
+
+  it('splits an organization search whose hits are all in one space at the pages of that space', () => {
+    const spaces = listOf(SearchSpaceResult);
+    const serialize = serializerOf(spaces);
+    const answer = {
+      items: [
+        {
+          type: 'space',
+          id: 'space1',
+          title: 'Runbooks — “ops”',
+          score: 3.5,
+          pages: Array.from({ length: 100 }, (_, n) => hit(n)),
+        },
+      ],
+      count: 100,
+    };
+    const text = (fastJsonStringify(spaces as never) as (data: unknown) => string)(answer);
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const sent = serialize(answer);
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    expect((sent as Buffer).equals(Buffer.from(text))).toBe(true);
+  });
+
+  it('writes whole an object whose list is not where its serializer writes it', () => {
+    // Properties beyond those declared come after them: the last declared is not written last.
+    const open = {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        pages: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } } } },
+      },
+      additionalProperties: true,
+    };
+    const answer = {
+      id: 'x',
+      pages: Array.from({ length: 3000 }, (_, n) => ({ title: `Page ${n} — “draft”` })),
+      extra: 'kept',
+    };
+    const text = (fastJsonStringify(open as never) as (data: unknown) => string)(answer);
+    expect(text.endsWith('"extra":"kept"}')).toBe(true);
+    expect(Buffer.from(serializerOf(open)(answer)).equals(Buffer.from(text))).toBe(true);
   });
 
   it('fails on items that are not a list, as the whole answer does', () => {
