@@ -40,15 +40,25 @@ export function piecewiseSerializer(
   schema: unknown,
   whole: Write,
 ): ((data: unknown) => string | Buffer) | undefined {
+  const parts = answerParts(schema, whole);
+  if (!parts) return undefined;
+  return (data) => {
+    const texts = parts(data);
+    if (texts.length === 1) return texts[0]!;
+    let chars = 0;
+    for (const text of texts) chars += text.length;
+    return chars <= ONE_TEXT_CHARS ? texts.join('') : inPieces(texts);
+  };
+}
+
+/** The texts an answer is made of, one after the other (`piecewiseSerializer`); undefined as it is. */
+export function answerParts(schema: unknown, whole: Write): ((data: unknown) => string[]) | undefined {
   const parts = partsWriter(schema, whole, 1);
   if (!parts) return undefined;
   return (data) => {
     const texts: string[] = [];
     parts(data, texts);
-    if (texts.length === 1) return texts[0]!;
-    let chars = 0;
-    for (const text of texts) chars += text.length;
-    return chars <= ONE_TEXT_CHARS ? texts.join('') : inPieces(texts);
+    return texts;
   };
 }
 

@@ -1,6 +1,7 @@
 import fastJsonStringify from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
 import { SearchPageResult, SearchSpaceResult } from '../../src/areas/search/schemas.js';
+import { answerParts } from '../../src/http/answer-pieces.js';
 import { listOf } from '../../src/http/schemas.js';
 import { responseSerializerCompiler } from '../../src/http/validators.js';
 
@@ -86,6 +87,12 @@ describe('long answers', () => {
     const sent = serialize(answer);
     expect(Buffer.isBuffer(sent)).toBe(true);
     expect((sent as Buffer).equals(Buffer.from(text))).toBe(true);
+    // Made a page at a time: the space's item is not one text.
+    const parts = answerParts(spaces, fastJsonStringify(spaces as never) as (data: unknown) => string)!(
+      answer,
+    );
+    expect(Math.max(...parts.map((part) => part.length))).toBeLessThan(4096);
+    expect(parts.join('')).toBe(text);
   });
 
   it('writes whole an object whose list is not where its serializer writes it', () => {
