@@ -49,7 +49,9 @@ beforeAll(async () => {
       QUIRE_TRANSLATION_PROVIDER: 'openai',
       QUIRE_TRANSLATION_URL: service.url,
       QUIRE_TRANSLATION_MODEL: 'test-model',
-      QUIRE_TRANSLATION_TIMEOUT_MS: '500',
+      // No test here waits for a request to time out. At 500 ms, a request answered late on a
+      // loaded machine (CI) was abandoned and its segments sent again by the run's retry.
+      QUIRE_TRANSLATION_TIMEOUT_MS: '10000',
       QUIRE_TRANSLATION_DEBOUNCE_MS: '0',
       // The git server of the reusable-content test (translation services need no allowance).
       QUIRE_OUTBOUND_ALLOW: '127.0.0.1',
