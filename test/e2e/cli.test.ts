@@ -180,7 +180,7 @@ describe('first start without QUIRE_ADMIN_TOKEN', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+async function waitFor(condition: () => boolean, ms = 30_000): Promise<void> {
   for (const start = Date.now(); !condition(); ) {
     if (Date.now() - start > ms) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));

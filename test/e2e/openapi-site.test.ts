@@ -34,7 +34,7 @@ async function runJobs() {
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { QUIRE_OUTBOUND_ALLOW: '127.0.0.1', QUIRE_OPENAPI_FETCH_TIMEOUT_MS: '500' },
+    env: { QUIRE_OUTBOUND_ALLOW: '127.0.0.1' },
   });
   git = await startGitServer();
   owner = await createUser(server);

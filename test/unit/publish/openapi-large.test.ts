@@ -76,32 +76,27 @@ function largeSpec(): { spec: Record<string, unknown>; touched: Set<string>; lis
 }
 
 describe('a large specification', () => {
-  it('draws one operation from what it references only, quickly', () => {
+  it('draws one operation from what it references only', () => {
     const { spec, touched, listed } = largeSpec();
-    const started = performance.now();
     const { html } = draw([operation('big', '/resources250/{id}', 'get')], { big: spec });
-    const elapsed = performance.now() - started;
     expect(html).toContain('Get resource 250');
     expect(html).toContain('<span class="oa-ref">Model250</span>');
     // Depth 8 below Model250 reaches at most Model250..Model266.
     expect(touched.size).toBeLessThanOrEqual(20);
     expect([...touched].every((name) => /^Model2[5-6]\d$/.test(name))).toBe(true);
     expect(listed.count).toBe(0);
-    expect(elapsed).toBeLessThan(1000);
     expect((html.match(/class="oa-prop"/g) ?? []).length).toBeLessThanOrEqual(2000);
   });
 
-  it('draws it again faster, and its markdown and search text without listing schemas', () => {
-    const { spec, listed } = largeSpec();
-    draw([operation('big', '/resources10/{id}', 'put')], { big: spec });
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const started = performance.now();
-      draw([operation('big', `/resources${20 + i}/{id}`, 'get')], { big: spec });
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    expect(times[2]).toBeLessThan(200);
+  it('draws it again from the references it resolved, and its markdown and search text without listing schemas', () => {
+    const { spec, touched, listed } = largeSpec();
+    const pages = [20, 21, 22, 23, 24].map((i) => [operation('big', `/resources${i}/{id}`, 'get')]);
+    const first = pages.map((nodes) => draw(nodes, { big: spec }).html);
+    expect(touched.size).toBeGreaterThan(0);
+    // The document's references are resolved once (spec-reader.ts), for every page drawn from it.
+    touched.clear();
+    expect(pages.map((nodes) => draw(nodes, { big: spec }).html)).toEqual(first);
+    expect([...touched]).toEqual([]);
     expect(operationMarkdown(spec, '/resources7/{id}', 'get')).toContain('`Model7`');
     expect(operationSearchText(spec, '/resources7/{id}', 'get')?.title).toBe('Get resource 7');
     expect(listed.count).toBe(0);

@@ -191,9 +191,7 @@ describe('schema trees', () => {
           Array.from({ length: 30 }, (_, j) => [`p${j}`, { type: 'string', description: `Field ${j}` }]),
         ),
       };
-    const started = performance.now();
     const { html } = drawThing(responding({ type: 'object', properties: wide }));
-    expect(performance.now() - started).toBeLessThan(2000);
     const rows = (html.match(/class="oa-prop"/g) ?? []).length;
     expect(rows).toBeLessThanOrEqual(2000);
     expect(html).toContain('not shown');
@@ -211,9 +209,7 @@ describe('schema trees', () => {
         },
       ]),
     );
-    const started = performance.now();
     const { html } = drawThing(responding({ type: 'object', properties }));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(html.length).toBeLessThan(2_000_000);
     expect(html).toContain('<code class="oa-name">p299</code>');
   });
