@@ -20,7 +20,18 @@ import { preparePages, type SyncReads } from './sync-pages.js';
  * sync (a job, the reconciliation, or a search) writes the same revision again, then the current.
  */
 
-export type SyncOutcome = 'fresh' | 'updated' | 'removed';
+/** `deferred`: a bounded sync (`SyncBound`) left the space to a sync in the background. */
+export type SyncOutcome = 'fresh' | 'updated' | 'removed' | 'deferred';
+
+/**
+ * How large a sync may be for a search to run it before it answers (engine.ts `catchUp`): more
+ * changed pages, or more pages below moved ones, and the search answers from the index as it is
+ * while the background job the change queued writes it.
+ */
+export interface SyncBound {
+  pages: number;
+  places: number;
+}
 
 /**
  * Whether the index is behind a space: missing, another revision, language or analyzer, or a sync
@@ -89,10 +100,21 @@ export class SearchIndexer {
   private optimizing: Promise<void> | undefined;
   /** The last sync or refresh of each space started in this process (see `exclusive`). */
   private readonly busy = new Map<string, Promise<unknown>>();
+  /**
+   * Spaces a bounded sync found too far behind, with the states it compared: the searches that
+   * follow, until the index or the space moves, defer without diffing the trees again (a
+   * never-indexed space of 100,000 pages lists all its pages to count them).
+   */
+  private readonly deferred = new Map<string, string>();
 
-  /** Brings one space's index to its current revision; answers what it did. */
-  sync(spaceId: string): Promise<SyncOutcome> {
-    return this.exclusive(spaceId, () => this.syncNow(spaceId));
+  /**
+   * Brings one space's index to its current revision; answers what it did. With a bound, a sync
+   * larger than it is not run ('deferred'), nor is one waited for while this process runs
+   * another of the space: that one brings the index up to date.
+   */
+  sync(spaceId: string, bound?: SyncBound): Promise<SyncOutcome> {
+    if (bound && this.busy.has(spaceId)) return Promise.resolve('deferred');
+    return this.exclusive(spaceId, () => this.syncNow(spaceId, bound));
   }
 
   /**
@@ -111,9 +133,9 @@ export class SearchIndexer {
     return run;
   }
 
-  private async syncNow(spaceId: string): Promise<SyncOutcome> {
+  private async syncNow(spaceId: string, bound?: SyncBound): Promise<SyncOutcome> {
     for (let raced = 0; ; ) {
-      const outcome = await this.trySync(spaceId);
+      const outcome = await this.trySync(spaceId, bound);
       if (outcome === 'resumed') continue;
       if (outcome !== 'raced') return outcome;
       // Another indexer moved the space's index meanwhile: start again from where it is now.
@@ -121,7 +143,7 @@ export class SearchIndexer {
     }
   }
 
-  private async trySync(spaceId: string): Promise<SyncOutcome | 'raced' | 'resumed'> {
+  private async trySync(spaceId: string, bound?: SyncBound): Promise<SyncOutcome | 'raced' | 'resumed'> {
     const { db } = this.deps;
     const space = await db
       .selectFrom('spaces')
@@ -143,8 +165,12 @@ export class SearchIndexer {
       return 'removed';
     }
     const language = space.language ?? null;
+    const compared = `${space.revision_id}|${language}|${state?.revision_id}|${state?.version}|${state?.language}`;
+    if (bound && this.deferred.get(spaceId) === compared) return 'deferred';
     const sameAnalysis = state && state.version === ANALYZER_VERSION && (state.language ?? null) === language;
     if (sameAnalysis && state.revision_id === space.revision_id && !found.pending) return 'fresh';
+    // A sync in steps is under way (another process) or stopped part way: large either way.
+    if (bound && found.pending) return 'deferred';
 
     // A sync in steps that stopped part way (its process stopped) left some of its pages written:
     // its revision is finished first, from the same revision and so over the same pages, then
@@ -170,8 +196,11 @@ export class SearchIndexer {
     const changed = previous
       ? (await store.diff(db, previous, next)).pages
       : new Set(next.content.pages.keys());
+    if (bound && changed.size > bound.pages) return this.deferral(spaceId, compared);
     const preparing = performance.now();
     const { pages, places } = await preparePages(this.reads, space.org_id, next, previous?.content, changed);
+    if (bound && places.length > bound.places) return this.deferral(spaceId, compared);
+    this.deferred.delete(spaceId);
     this.deps.log.debug(
       {
         spaceId,
@@ -232,6 +261,14 @@ export class SearchIndexer {
       }
     }
     return resuming ? 'resumed' : 'updated';
+  }
+
+  private deferral(spaceId: string, compared: string): 'deferred' {
+    this.deferred.delete(spaceId);
+    // The oldest go first: a process meets few spaces that far behind at once.
+    if (this.deferred.size >= 1000) this.deferred.delete(this.deferred.keys().next().value!);
+    this.deferred.set(spaceId, compared);
+    return 'deferred';
   }
 
   /**
