@@ -61,6 +61,9 @@ beforeAll(async () => {
       if (change.object === 'created_page' && change.ref) ids.set(change.ref, change.page);
   }
   expect((await services.merges.merge(actor, spaceId, cr.row.id)).result).toBe('merge');
+  // The merge's search job, which a search leaves to the background for so many pages: run here
+  // (the tests' server runs no worker).
+  while ((await services.jobs.runDue()) > 0);
 }, 120_000);
 afterAll(() => server.close());
 

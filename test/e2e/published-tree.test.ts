@@ -82,6 +82,9 @@ beforeAll(async () => {
   orgId = await createOrg(owner, 'Large tree org');
   spaceId = (await owner.api.orgs.createSpace(orgId, { title: 'Large docs' })).data.id;
   expect(await seedLargeSpace()).toBe(SECTIONS * (1 + TOPICS * (1 + PAGES)));
+  // The merge's search job, which a search leaves to the background for so many pages: run here
+  // (the tests' server runs no worker).
+  while ((await server.app.quire.services.jobs.runDue()) > 0);
   root = rootOf(await publishedSite(owner, orgId, [spaceId], SiteVisibility.Public, 'Large docs'));
 }, 120_000);
 afterAll(async () => {
